@@ -1,0 +1,69 @@
+/* gst-cuda-video: plane descriptors and error reporting shared by the CPU and
+ * CUDA backends.  Nothing here knows GStreamer or CUDA.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef GCV_IMAGE_H
+#define GCV_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  GCV_OK = 0,
+  GCV_ERROR_INVALID,            /* bad argument: size, format, parameter */
+  GCV_ERROR_NO_MEMORY,          /* host or device allocation failed */
+  GCV_ERROR_NO_DEVICE,          /* no usable CUDA device / driver */
+  GCV_ERROR_CUDA,               /* any other CUDA runtime error */
+} GcvStatus;
+
+/* Human-readable detail of a failure: what failed and, for CUDA, the error
+ * name and string.  Filled by the backends, shown by the elements. */
+typedef struct {
+  GcvStatus status;
+  char message[512];
+} GcvError;
+
+void gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__ ((format (printf, 3, 4)))
+#endif
+    ;
+
+/* One image plane, host or device memory.  Rows are `stride` bytes apart
+ * (never assume packed rows); width and height are in samples of the plane. */
+typedef struct {
+  void *data;
+  int width;
+  int height;
+  size_t stride;
+} GcvPlane;
+
+/* How to read luma from the input plane. */
+typedef enum {
+  GCV_LUMA_GRAY8,               /* 1 byte per pixel, used as is */
+  GCV_LUMA_GRAY16LE,            /* 2 bytes per pixel, reduced to 8 bits: (v + 128) / 257 */
+  GCV_LUMA_PACKED32,            /* 4 bytes per pixel, R, G, B at the offsets below;
+                                 * integer BT.601 as cv::cvtColor (OpenCV 4.6):
+                                 * (9798 R + 19235 G + 3735 B + 16384) >> 15 */
+} GcvLumaLayout;
+
+typedef struct {
+  GcvLumaLayout layout;
+  uint8_t r_offset, g_offset, b_offset;   /* GCV_LUMA_PACKED32 only */
+} GcvLumaInput;
+
+static inline int
+gcv_luma_bytes_per_pixel (GcvLumaLayout layout)
+{
+  return layout == GCV_LUMA_GRAY8 ? 1 : layout == GCV_LUMA_GRAY16LE ? 2 : 4;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GCV_IMAGE_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "overlay.h"
+
+static inline int
+covered (const GcvPlane * mask, int cx, int cy, int xs, int ys)
+{
+  int x0 = cx << xs, y0 = cy << ys, x1 = (cx + 1) << xs, y1 = (cy + 1) << ys, x, y;
+
+  if (x1 > mask->width)
+    x1 = mask->width;
+  if (y1 > mask->height)
+    y1 = mask->height;
+  for (y = y0; y < y1; y++) {
+    const uint8_t *m = (const uint8_t *) mask->data + (size_t) y * mask->stride;
+    for (x = x0; x < x1; x++)
+      if (m[x])
+        return 1;
+  }
+  return 0;
+}
+
+void
+gcv_overlay_component (const GcvComponent * c, const GcvPlane * mask, uint8_t value, uint8_t alpha)
+{
+  const uint32_t a = alpha, na = 255 - alpha;
+  int x, y;
+
+  if (alpha == 0)
+    return;
+  for (y = 0; y < c->height; y++) {
+    uint8_t *row = c->data + (size_t) y * c->stride;
+    for (x = 0; x < c->width; x++) {
+      uint8_t *p = row + (size_t) x * c->pixel_stride;
+      if (!covered (mask, x, y, c->x_shift, c->y_shift))
+        continue;
+      if (c->depth16) {
+        uint32_t in = (uint32_t) p[0] | ((uint32_t) p[1] << 8);
+        uint32_t o = (a * (value * 257u) + na * in + 127) / 255;
+        p[0] = (uint8_t) (o & 0xff);
+        p[1] = (uint8_t) (o >> 8);
+      } else {
+        p[0] = (uint8_t) ((a * value + na * p[0] + 127) / 255);
+      }
+    }
+  }
+}
+
+void
+gcv_argb_to_ycbcr601 (uint32_t argb, uint8_t * y, uint8_t * cb, uint8_t * cr)
+{
+  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  *y = (uint8_t) (((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
+  *cb = (uint8_t) (((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128);
+  *cr = (uint8_t) (((112 * r - 94 * g - 18 * b + 128) >> 8) + 128);
+}
+
+uint8_t
+gcv_argb_to_luma (uint32_t argb)
+{
+  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  return (uint8_t) ((9798 * r + 19235 * g + 3735 * b + 16384) >> 15);
+}

@@ -1,0 +1,512 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+/**
+ * SECTION:element-cudacanny
+ * @title: cudacanny / cpucanny
+ * @short_description: Canny edge detection on the GPU (CUDA) and on the CPU
+ *
+ * Finds edges with Canny's detector: Gaussian blur, 3x3 Sobel gradient,
+ * non-maximum suppression and exact hysteresis (a weak pixel is kept when it
+ * is 8-connected to a strong one, however long the chain).  With
+ * blur-size=0 the edge map equals OpenCV 4.6's cv::Canny (aperture 3) pixel
+ * for pixel; cudacanny and cpucanny give identical output in every mode.
+ *
+ * The luma plane of YUV input is used; RGB input is converted with integer
+ * BT.601 weights; GRAY16 is rounded to 8 bits, so thresholds mean the same
+ * for every format.  mode=edges outputs a GRAY8 edge map (255 edge, 0 not),
+ * mode=magnitude a GRAY8 gradient magnitude (|gradient| / 4, so a step of s
+ * levels reads about s), mode=overlay the input frame with the edges painted
+ * in overlay-color.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=GRAY8,width=1280,height=720 ! cudacanny low-threshold=30 high-threshold=90 ! videoconvert ! autovideosink
+ * ]| Edges of a moving ball, on the GPU when there is one.
+ * |[
+ * gst-launch-1.0 filesrc location=photo.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cpucanny mode=overlay overlay-color=0xff00ff00 ! videoconvert ! pngenc ! filesink location=edges.png
+ * ]| Paints the edges of a photo in green, on the CPU.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudacanny.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_canny_debug);
+#define GST_CAT_DEFAULT gst_cuda_video_canny_debug
+
+enum
+{
+  PROP_0,
+  PROP_LOW_THRESHOLD,
+  PROP_HIGH_THRESHOLD,
+  PROP_BLUR_SIZE,
+  PROP_BLUR_SIGMA,
+  PROP_L2_GRADIENT,
+  PROP_MODE,
+  PROP_OVERLAY_COLOR,
+};
+
+#define DEFAULT_PROP_LOW_THRESHOLD 50.0
+#define DEFAULT_PROP_HIGH_THRESHOLD 150.0
+#define DEFAULT_PROP_BLUR_SIZE 5
+#define DEFAULT_PROP_BLUR_SIGMA 1.4
+#define DEFAULT_PROP_L2_GRADIENT FALSE
+#define DEFAULT_PROP_MODE GST_CUDA_VIDEO_CANNY_MODE_EDGES
+#define DEFAULT_PROP_OVERLAY_COLOR 0xffff0000
+#define MAX_THRESHOLD 100000.0
+
+#define CANNY_SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
+#define CANNY_SRC_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CANNY_SINK_FORMATS)));
+/* GRAY8 for edges / magnitude; the input format for overlay */
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CANNY_SRC_FORMATS)));
+
+GType
+gst_cuda_video_canny_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_CANNY_MODE_EDGES, "GRAY8 edge map: 255 on edges, 0 elsewhere", "edges"},
+    {GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE,
+        "GRAY8 gradient magnitude / 4 (before suppression and thresholds)", "magnitude"},
+    {GST_CUDA_VIDEO_CANNY_MODE_OVERLAY, "The input frame with the edges painted in overlay-color",
+        "overlay"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoCannyMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_cuda_video_canny_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE (GstCudaVideoCanny, gst_cuda_video_canny, GST_TYPE_CUDA_VIDEO_FILTER);
+
+static gboolean
+register_canny (GstPlugin * plugin)
+{
+  return gst_cuda_video_filter_register_pair (plugin, GST_TYPE_CUDA_VIDEO_CANNY, "canny",
+      "Canny edge detector", "Filter/Analyzer/Video",
+      "Canny edge detection (Gaussian blur, Sobel, non-maximum suppression, exact hysteresis)");
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (cudacanny, register_canny);
+
+static void gst_cuda_video_canny_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_video_canny_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstCaps *gst_cuda_video_canny_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static gboolean gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
+    GError ** error);
+static void gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_canny_process (GstCudaVideoFilter * filter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
+static void
+gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_canny_debug, "cudacanny", 0, "Canny edge detector");
+
+  gobject_class->set_property = gst_cuda_video_canny_set_property;
+  gobject_class->get_property = gst_cuda_video_canny_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_LOW_THRESHOLD,
+      g_param_spec_double ("low-threshold", "Low threshold",
+          "Gradient magnitude a suppressed-maximum pixel must exceed to be a weak edge, kept "
+          "only when connected to a strong one (|dx|+|dy| units, or sqrt(dx^2+dy^2) with "
+          "l2-gradient; must be <= high-threshold)",
+          0.0, MAX_THRESHOLD, DEFAULT_PROP_LOW_THRESHOLD, rw | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_HIGH_THRESHOLD,
+      g_param_spec_double ("high-threshold", "High threshold",
+          "Gradient magnitude a suppressed-maximum pixel must exceed to be a strong edge "
+          "(must be >= low-threshold; to raise both, set this one first)",
+          0.0, MAX_THRESHOLD, DEFAULT_PROP_HIGH_THRESHOLD, rw | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_BLUR_SIZE,
+      g_param_spec_int ("blur-size", "Blur size",
+          "Gaussian blur aperture before the gradient: 0 (off, as cv::Canny), 3, 5 or 7",
+          0, GCV_CANNY_MAX_BLUR_SIZE, DEFAULT_PROP_BLUR_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_BLUR_SIGMA,
+      g_param_spec_double ("blur-sigma", "Blur sigma",
+          "Gaussian standard deviation in pixels (0 = derived from blur-size as OpenCV does: "
+          "0.3 * ((size - 1) / 2 - 1) + 0.8)",
+          0.0, 100.0, DEFAULT_PROP_BLUR_SIGMA, rw | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_L2_GRADIENT,
+      g_param_spec_boolean ("l2-gradient", "L2 gradient",
+          "Use the Euclidean gradient magnitude sqrt(dx^2+dy^2) instead of |dx|+|dy|",
+          DEFAULT_PROP_L2_GRADIENT, rw));
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode", "What the element outputs (changing it renegotiates caps)",
+          GST_TYPE_CUDA_VIDEO_CANNY_MODE, DEFAULT_PROP_MODE, rw));
+  g_object_class_install_property (gobject_class, PROP_OVERLAY_COLOR,
+      g_param_spec_uint ("overlay-color", "Overlay colour",
+          "Edge colour for mode=overlay as 0xAARRGGBB; alpha is the opacity (0xff = opaque)",
+          0, G_MAXUINT32, DEFAULT_PROP_OVERLAY_COLOR, rw | GST_PARAM_CONTROLLABLE));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_transform_caps);
+
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_setup);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_teardown);
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_process);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY_MODE, 0);
+}
+
+static void
+gst_cuda_video_canny_init (GstCudaVideoCanny * self)
+{
+  self->params.low_threshold = DEFAULT_PROP_LOW_THRESHOLD;
+  self->params.high_threshold = DEFAULT_PROP_HIGH_THRESHOLD;
+  self->params.blur_size = DEFAULT_PROP_BLUR_SIZE;
+  self->params.blur_sigma = DEFAULT_PROP_BLUR_SIGMA;
+  self->params.l2_gradient = DEFAULT_PROP_L2_GRADIENT;
+  self->params.output = GCV_CANNY_OUTPUT_EDGES;
+  self->mode = DEFAULT_PROP_MODE;
+  self->overlay_color = DEFAULT_PROP_OVERLAY_COLOR;
+}
+
+static void
+gst_cuda_video_canny_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (object);
+  GcvCannyParams p;
+  gboolean mode_changed = FALSE;
+  const gchar *bad;
+
+  GST_OBJECT_LOCK (self);
+  p = self->params;
+  switch (prop_id) {
+    case PROP_LOW_THRESHOLD:
+      p.low_threshold = g_value_get_double (value);
+      break;
+    case PROP_HIGH_THRESHOLD:
+      p.high_threshold = g_value_get_double (value);
+      break;
+    case PROP_BLUR_SIZE:
+      p.blur_size = g_value_get_int (value);
+      break;
+    case PROP_BLUR_SIGMA:
+      p.blur_sigma = g_value_get_double (value);
+      break;
+    case PROP_L2_GRADIENT:
+      p.l2_gradient = g_value_get_boolean (value);
+      break;
+    case PROP_MODE:
+      mode_changed = self->mode != (GstCudaVideoCannyMode) g_value_get_enum (value);
+      self->mode = g_value_get_enum (value);
+      break;
+    case PROP_OVERLAY_COLOR:
+      self->overlay_color = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  /* never silently change user input: a value the algorithm cannot use is
+   * refused and the previous one kept */
+  bad = gcv_canny_params_check (&p);
+  if (bad == NULL)
+    self->params = p;
+  GST_OBJECT_UNLOCK (self);
+
+  if (bad != NULL)
+    g_warning ("%s: value for property '%s' rejected (%s; low-threshold=%g, high-threshold=%g, "
+        "blur-size=%d, blur-sigma=%g); keeping the previous value",
+        GST_OBJECT_NAME (self), pspec->name, bad, p.low_threshold, p.high_threshold, p.blur_size,
+        p.blur_sigma);
+  if (mode_changed)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
+static void
+gst_cuda_video_canny_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LOW_THRESHOLD:
+      g_value_set_double (value, self->params.low_threshold);
+      break;
+    case PROP_HIGH_THRESHOLD:
+      g_value_set_double (value, self->params.high_threshold);
+      break;
+    case PROP_BLUR_SIZE:
+      g_value_set_int (value, self->params.blur_size);
+      break;
+    case PROP_BLUR_SIGMA:
+      g_value_set_double (value, self->params.blur_sigma);
+      break;
+    case PROP_L2_GRADIENT:
+      g_value_set_boolean (value, self->params.l2_gradient);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_OVERLAY_COLOR:
+      g_value_set_uint (value, self->overlay_color);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* edges / magnitude: any sink format <-> GRAY8 of the same size;
+ * overlay: the same caps on both sides */
+static GstCaps *
+gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (trans);
+  GstCaps *result, *templ;
+  GstCudaVideoCannyMode mode;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  mode = self->mode;
+  GST_OBJECT_UNLOCK (self);
+
+  result = gst_caps_copy (caps);
+  if (mode != GST_CUDA_VIDEO_CANNY_MODE_OVERLAY) {
+    GValue formats = G_VALUE_INIT;
+    if (direction == GST_PAD_SINK) {
+      g_value_init (&formats, G_TYPE_STRING);
+      g_value_set_static_string (&formats, "GRAY8");
+    } else {
+      GstStructure *ts;
+      templ = gst_static_pad_template_get_caps (&sink_template);
+      ts = gst_caps_get_structure (templ, 0);
+      g_value_init (&formats, GST_TYPE_LIST);
+      g_value_copy (gst_structure_get_value (ts, "format"), &formats);
+      gst_caps_unref (templ);
+    }
+    for (i = 0; i < gst_caps_get_size (result); i++) {
+      GstStructure *s = gst_caps_get_structure (result, i);
+      if (direction == GST_PAD_SRC) {
+        const gchar *f = gst_structure_get_string (s, "format");
+        /* only GRAY8 can come out of edges / magnitude */
+        if (f != NULL && g_strcmp0 (f, "GRAY8") != 0) {
+          gst_caps_remove_structure (result, i--);
+          continue;
+        }
+      }
+      gst_structure_remove_fields (s, "colorimetry", "chroma-site", NULL);
+      gst_structure_set_value (s, "format", &formats);
+    }
+    g_value_unset (&formats);
+  }
+  templ = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
+      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
+  {
+    GstCaps *tmp = gst_caps_intersect_full (result, templ, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    gst_caps_unref (templ);
+    result = tmp;
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
+}
+
+static gboolean
+luma_input_for (const GstVideoInfo * info, GcvLumaInput * luma)
+{
+  switch (GST_VIDEO_INFO_FORMAT (info)) {
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_Y444:
+    case GST_VIDEO_FORMAT_Y42B:
+      luma->layout = GCV_LUMA_GRAY8;
+      return TRUE;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      luma->layout = GCV_LUMA_GRAY16LE;
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGBA:
+    case GST_VIDEO_FORMAT_BGRA:
+    case GST_VIDEO_FORMAT_RGBx:
+    case GST_VIDEO_FORMAT_BGRx:
+      luma->layout = GCV_LUMA_PACKED32;
+      luma->r_offset = GST_VIDEO_INFO_COMP_OFFSET (info, GST_VIDEO_COMP_R);
+      luma->g_offset = GST_VIDEO_INFO_COMP_OFFSET (info, GST_VIDEO_COMP_G);
+      luma->b_offset = GST_VIDEO_INFO_COMP_OFFSET (info, GST_VIDEO_COMP_B);
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+static gboolean
+gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
+  const GstVideoInfo *in = &filter->in_info;
+  gint w = GST_VIDEO_INFO_WIDTH (in), h = GST_VIDEO_INFO_HEIGHT (in);
+  GcvError err = { GCV_OK, "" };
+
+  if (!luma_input_for (in, &self->luma)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "unsupported format %s",
+        GST_VIDEO_INFO_NAME (in));
+    return FALSE;
+  }
+  self->mask = g_try_malloc ((gsize) w * h);
+  if (self->mask == NULL) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "out of host memory for a %dx%d edge map", w, h);
+    return FALSE;
+  }
+  if (backend == GST_CUDA_VIDEO_BACKEND_CPU) {
+    self->cpu = gcv_canny_cpu_new (self->luma, w, h, &err);
+    if (self->cpu == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+    return TRUE;
+  }
+#if GCV_HAVE_CUDA
+  self->cuda = gcv_canny_cuda_new (self->luma, w, h, &err);
+  if (self->cuda == NULL)
+    return gst_cuda_video_filter_set_error (error, &err);
+  if (!gst_cuda_video_filter_device_alloc (filter, (gsize) w * gcv_luma_bytes_per_pixel (self->luma.layout),
+          h, &self->dev_in, w, error)
+      || !gst_cuda_video_filter_device_alloc (filter, w, h, &self->dev_out, w, error))
+    return FALSE;
+  return TRUE;
+#else
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "built without CUDA");
+  return FALSE;
+#endif
+}
+
+static void
+gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
+
+  gcv_canny_cpu_free (self->cpu);
+  self->cpu = NULL;
+#if GCV_HAVE_CUDA
+  gcv_canny_cuda_free (self->cuda);
+  self->cuda = NULL;
+#endif
+  g_free (self->mask);
+  self->mask = NULL;
+}
+
+static GstFlowReturn
+gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
+  const gint w = GST_VIDEO_FRAME_WIDTH (in_frame), h = GST_VIDEO_FRAME_HEIGHT (in_frame);
+  GstVideoFormat in_fmt = GST_VIDEO_FRAME_FORMAT (in_frame), out_fmt = GST_VIDEO_FRAME_FORMAT (out_frame);
+  GcvCannyParams params;
+  GstCudaVideoCannyMode mode;
+  guint32 color;
+  gboolean overlay;
+  GcvPlane in, out;
+  GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  mode = self->mode;
+  color = self->overlay_color;
+  GST_OBJECT_UNLOCK (self);
+
+  /* the negotiated caps decide while a mode change is renegotiating */
+  if (out_fmt == GST_VIDEO_FORMAT_GRAY8 && in_fmt != GST_VIDEO_FORMAT_GRAY8)
+    overlay = FALSE;
+  else if (out_fmt != GST_VIDEO_FORMAT_GRAY8)
+    overlay = TRUE;
+  else
+    overlay = mode == GST_CUDA_VIDEO_CANNY_MODE_OVERLAY;
+  params.output = !overlay && mode == GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE ?
+      GCV_CANNY_OUTPUT_MAGNITUDE : GCV_CANNY_OUTPUT_EDGES;
+
+  in.data = GST_VIDEO_FRAME_PLANE_DATA (in_frame, 0);
+  in.width = w;
+  in.height = h;
+  in.stride = GST_VIDEO_FRAME_PLANE_STRIDE (in_frame, 0);
+  out.width = w;
+  out.height = h;
+  if (overlay) {
+    out.data = self->mask;
+    out.stride = w;
+  } else {
+    out.data = GST_VIDEO_FRAME_PLANE_DATA (out_frame, 0);
+    out.stride = GST_VIDEO_FRAME_PLANE_STRIDE (out_frame, 0);
+  }
+
+  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
+    if (gcv_canny_cpu_process (self->cpu, &params, &in, &out,
+            gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
+      goto backend_error;
+  } else {
+#if GCV_HAVE_CUDA
+    gsize in_row = (gsize) w * gcv_luma_bytes_per_pixel (self->luma.layout);
+    if (!gst_cuda_video_filter_upload (filter, in.data, in.stride, &self->dev_in, in_row, &error))
+      goto gst_error;
+    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
+    if (gcv_canny_cuda_process (self->cuda, &params, &self->dev_in, &self->dev_out,
+            gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+      goto backend_error;
+    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
+    if (!gst_cuda_video_filter_download (filter, &self->dev_out, out.data, out.stride, w, &error)
+        || !gst_cuda_video_filter_finish (filter, &error))
+      goto gst_error;
+#else
+    g_assert_not_reached ();
+#endif
+  }
+
+  if (overlay) {
+    if (!gst_video_frame_copy (out_frame, in_frame)) {
+      GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not copy the frame for the overlay"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    gst_cuda_video_filter_paint_mask (out_frame, &out, color);
+  }
+  return GST_FLOW_OK;
+
+  /* ERRORS */
+backend_error:
+  gst_cuda_video_filter_set_error (&error, &err);
+gst_error:
+  return gst_cuda_video_filter_post_error (filter, "Canny edge detection", error);
+}

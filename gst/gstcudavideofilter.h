@@ -1,0 +1,154 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+#ifndef __GST_CUDA_VIDEO_FILTER_H__
+#define __GST_CUDA_VIDEO_FILTER_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "gcv-image.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_VIDEO_FILTER            (gst_cuda_video_filter_get_type())
+#define GST_CUDA_VIDEO_FILTER(obj)            (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_CUDA_VIDEO_FILTER,GstCudaVideoFilter))
+#define GST_CUDA_VIDEO_FILTER_CLASS(klass)    (G_TYPE_CHECK_CLASS_CAST((klass),GST_TYPE_CUDA_VIDEO_FILTER,GstCudaVideoFilterClass))
+#define GST_CUDA_VIDEO_FILTER_GET_CLASS(obj)  (G_TYPE_INSTANCE_GET_CLASS((obj),GST_TYPE_CUDA_VIDEO_FILTER,GstCudaVideoFilterClass))
+#define GST_IS_CUDA_VIDEO_FILTER(obj)         (G_TYPE_CHECK_INSTANCE_TYPE((obj),GST_TYPE_CUDA_VIDEO_FILTER))
+
+typedef struct _GstCudaVideoFilter GstCudaVideoFilter;
+typedef struct _GstCudaVideoFilterClass GstCudaVideoFilterClass;
+typedef struct _GstCudaVideoFilterPrivate GstCudaVideoFilterPrivate;
+
+/**
+ * GstCudaVideoBackend:
+ * @GST_CUDA_VIDEO_BACKEND_CPU: the plain C twin
+ * @GST_CUDA_VIDEO_BACKEND_CUDA: CUDA kernels on a GPU
+ */
+typedef enum
+{
+  GST_CUDA_VIDEO_BACKEND_CPU = 0,
+  GST_CUDA_VIDEO_BACKEND_CUDA = 1,
+} GstCudaVideoBackend;
+
+/**
+ * GstCudaVideoFilter:
+ *
+ * Abstract base of every gst-cuda-video element.  It owns what the
+ * algorithms share: backend choice and fallback, the CUDA device and one
+ * stream per instance, device buffers that live as long as the caps, pinned
+ * staging for transfers, CUDA-event timing and the `stats` property, LATENCY
+ * answers, and the FLUSH / caps-change / EOS hooks for temporal state.
+ */
+struct _GstCudaVideoFilter
+{
+  GstBaseTransform parent;
+
+  /* negotiated caps, valid from set_caps on */
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+
+  /* < private > */
+  GstCudaVideoFilterPrivate *priv;
+};
+
+/**
+ * GstCudaVideoFilterClass:
+ * @backend: which backend the registered element asks for (set by
+ *     gst_cuda_video_filter_register_pair() in the cuda and cpu subclasses)
+ * @setup: allocate everything one caps needs for @backend (algorithm
+ *     context, device buffers through gst_cuda_video_filter_device_alloc()).
+ *     Called from set_caps after the previous setup was torn down.
+ * @teardown: free what @setup made (device buffers made with
+ *     gst_cuda_video_filter_device_alloc() are freed by the base).
+ * @process: one frame.  CUDA backend: upload with
+ *     gst_cuda_video_filter_upload(), mark the phases with
+ *     gst_cuda_video_filter_mark(), launch on the stream, download and
+ *     finish with gst_cuda_video_filter_finish().
+ * @reset: drop temporal state (FLUSH, caps change, stop).
+ * @drain: push what is held back at EOS (elements with latency).
+ * @latency_frames: how many frames the output lags the input.
+ */
+struct _GstCudaVideoFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  GstCudaVideoBackend backend;
+
+  gboolean (*setup) (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error);
+  void (*teardown) (GstCudaVideoFilter * filter);
+  GstFlowReturn (*process) (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
+      GstVideoFrame * out_frame);
+  void (*reset) (GstCudaVideoFilter * filter);
+  GstFlowReturn (*drain) (GstCudaVideoFilter * filter);
+  guint (*latency_frames) (GstCudaVideoFilter * filter);
+};
+
+/**
+ * GstCudaVideoPhase:
+ * Points in a CUDA frame at which the base records an event, so that stats
+ * can split the frame into upload / compute / download.
+ */
+typedef enum
+{
+  GST_CUDA_VIDEO_PHASE_UPLOADED,
+  GST_CUDA_VIDEO_PHASE_COMPUTED,
+} GstCudaVideoPhase;
+
+GType gst_cuda_video_filter_get_type (void);
+
+/* Registers two element factories for the abstract algorithm type @parent:
+ * "cuda" + @suffix and "cpu" + @suffix, subclasses that differ only in
+ * metadata and backend. */
+gboolean gst_cuda_video_filter_register_pair (GstPlugin * plugin, GType parent, const gchar * suffix,
+    const gchar * long_name, const gchar * classification, const gchar * description);
+
+GstCudaVideoBackend gst_cuda_video_filter_get_backend (GstCudaVideoFilter * filter);
+/* Threads for the CPU backend (the n-threads property, 0 = all cores). */
+gint gst_cuda_video_filter_get_n_threads (GstCudaVideoFilter * filter);
+/* The instance's cudaStream_t; NULL for the CPU backend. */
+gpointer gst_cuda_video_filter_get_stream (GstCudaVideoFilter * filter);
+
+/* Device memory that lives until the next caps or stop; freed by the base. */
+gboolean gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * filter, gsize row_bytes, guint rows,
+    GcvPlane * plane, gint width, GError ** error);
+
+/* Copies one host plane to device through pinned staging (asynchronous). */
+gboolean gst_cuda_video_filter_upload (GstCudaVideoFilter * filter, const guint8 * host, gsize host_stride,
+    const GcvPlane * dev, gsize row_bytes, GError ** error);
+/* Queues a device -> host copy; the host side is written in _finish(). */
+gboolean gst_cuda_video_filter_download (GstCudaVideoFilter * filter, const GcvPlane * dev,
+    guint8 * host, gsize host_stride, gsize row_bytes, GError ** error);
+void gst_cuda_video_filter_mark (GstCudaVideoFilter * filter, GstCudaVideoPhase phase);
+/* Waits for the stream and completes the queued downloads. */
+gboolean gst_cuda_video_filter_finish (GstCudaVideoFilter * filter, GError ** error);
+
+/* Blends @argb (alpha = opacity) into @frame wherever @mask (GRAY8, frame
+ * size) is non-zero: RGB components get R, G, B; YUV components BT.601
+ * limited-range Y'CbCr (a subsampled chroma sample when any luma pixel it
+ * covers is masked); GRAY the colour's luma.  Alpha components are kept. */
+void gst_cuda_video_filter_paint_mask (GstVideoFrame * frame, const GcvPlane * mask, guint32 argb);
+
+/* Turns a backend error into a GError in GST_RESOURCE_ERROR, keeping the
+ * message; returns FALSE for use in return statements. */
+gboolean gst_cuda_video_filter_set_error (GError ** error, const GcvError * err);
+/* Posts @error as a GST_ELEMENT_ERROR (no memory -> NO_SPACE_LEFT) and
+ * returns GST_FLOW_ERROR. */
+GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, const gchar * what,
+    GError * error);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_VIDEO_FILTER_H__ */
