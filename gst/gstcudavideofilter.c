@@ -32,6 +32,7 @@
 #endif
 
 #include "gstcudavideofilter.h"
+#include "gstcudahostallocator.h"
 #include "overlay.h"
 
 #if GCV_HAVE_CUDA
@@ -39,6 +40,9 @@
 #endif
 
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_video_filter_debug
@@ -118,8 +122,11 @@ static GstFlowReturn gst_cuda_video_filter_transform (GstBaseTransform * trans, 
 static gboolean gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event);
 static gboolean gst_cuda_video_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query);
-static gboolean gst_cuda_video_filter_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
-    gsize * size);
+static gboolean gst_cuda_video_filter_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps, gsize * othersize);
+static gboolean gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query);
+static gboolean gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query);
 
 static void
 gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
@@ -165,7 +172,9 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_query);
-  trans_class->get_unit_size = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_get_unit_size);
+  trans_class->transform_size = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_size);
+  trans_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_propose_allocation);
+  trans_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_decide_allocation);
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_FILTER, 0);
@@ -382,6 +391,7 @@ gst_cuda_video_filter_start (GstBaseTransform * trans)
     if (!ok)
       close_cuda (self);
 #else
+    (void) device_id;
     gcv_error_set (&err, GCV_ERROR_NO_DEVICE, "this build of gst-cuda-video has no CUDA support "
         "(nvcc was not found when it was built)");
 #endif
@@ -482,15 +492,75 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
   return TRUE;
 }
 
+/* The output size follows from the output caps alone: input buffers may be
+ * larger than their caps say (padded strides described by GstVideoMeta). */
 static gboolean
-gst_cuda_video_filter_get_unit_size (GstBaseTransform * trans, GstCaps * caps, gsize * size)
+gst_cuda_video_filter_transform_size (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, gsize size, GstCaps * othercaps, gsize * othersize)
 {
   GstVideoInfo info;
 
-  if (!gst_video_info_from_caps (&info, caps))
+  if (!gst_video_info_from_caps (&info, othercaps))
     return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
+  *othersize = GST_VIDEO_INFO_SIZE (&info);
   return TRUE;
+}
+
+/* The CUDA backend offers upstream a pool of pinned host memory, and uses one
+ * for its output when downstream has no pool of its own, so that frames go
+ * to and from the GPU by DMA without a staging copy. */
+static gboolean
+gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
+    GstQuery * query)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  /* passthrough (decide_query NULL) leaves the query to downstream */
+  if (decide_query == NULL)
+    return TRUE;
+  /* every backend maps frames with gst_video_frame_map: any stride is fine */
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  if (self->priv->backend != GST_CUDA_VIDEO_BACKEND_CUDA)
+    return TRUE;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return TRUE;
+  if (gst_query_get_n_allocation_pools (query) == 0) {
+    pool = gst_cuda_host_buffer_pool_new (caps, GST_VIDEO_INFO_SIZE (&info), 2);
+    if (pool) {
+      gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 2, 0);
+      gst_object_unref (pool);
+    }
+  }
+  gst_query_add_allocation_param (query, gst_cuda_host_allocator_get (), NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  if (self->priv->backend == GST_CUDA_VIDEO_BACKEND_CUDA
+      && gst_query_get_n_allocation_pools (query) == 0) {
+    gst_query_parse_allocation (query, &caps, NULL);
+    if (caps && gst_video_info_from_caps (&info, caps)
+        && (pool = gst_cuda_host_buffer_pool_new (caps, GST_VIDEO_INFO_SIZE (&info), 2))) {
+      GST_DEBUG_OBJECT (self, "output buffers from a pinned host pool");
+      gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 2, 0);
+      gst_object_unref (pool);
+      return TRUE;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
 /* ---- CUDA frame helpers --------------------------------------------- */
@@ -569,6 +639,25 @@ ensure_staging (GstCudaVideoFilter * self, guint8 ** buf, gsize * size, gsize ne
 }
 #endif
 
+#if GCV_HAVE_CUDA
+/* Copies rows between a host plane and packed staging with a few threads:
+ * one core's memcpy is slower than the PCIe link. */
+static void
+copy_rows (guint8 * dst, gsize dst_stride, const guint8 * src, gsize src_stride, gsize row_bytes,
+    gint rows)
+{
+  gint y;
+
+  if (dst_stride == row_bytes && src_stride == row_bytes && rows * row_bytes < (1 << 19)) {
+    memcpy (dst, src, row_bytes * rows);
+    return;
+  }
+#pragma omp parallel for num_threads(4) schedule(static) if (rows * row_bytes >= (1 << 19))
+  for (y = 0; y < rows; y++)
+    memcpy (dst + y * dst_stride, src + y * src_stride, row_bytes);
+}
+#endif
+
 gboolean
 gst_cuda_video_filter_upload (GstCudaVideoFilter * self, const guint8 * host, gsize host_stride,
     const GcvPlane * dev, gsize row_bytes, GError ** error)
@@ -576,10 +665,17 @@ gst_cuda_video_filter_upload (GstCudaVideoFilter * self, const guint8 * host, gs
 #if GCV_HAVE_CUDA
   GstCudaVideoFilterPrivate *priv = self->priv;
   gsize need = row_bytes * dev->height, off = priv->up_used;
+  gint chunks, k;
   GcvError err;
-  guint8 *dst;
-  gint y;
+  guint8 *staging;
 
+  if (gcv_cuda_host_is_pinned (host)) {
+    /* pinned (our pool upstream, or the application's): straight DMA */
+    if (gcv_cuda_upload_2d (dev->data, dev->stride, host, host_stride, row_bytes, dev->height,
+            priv->stream, &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+    return TRUE;
+  }
   /* a second upload in one frame may not move the first one's staging */
   if (off + need > priv->up_size && off > 0) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
@@ -588,17 +684,20 @@ gst_cuda_video_filter_upload (GstCudaVideoFilter * self, const guint8 * host, gs
   }
   if (!ensure_staging (self, &priv->up_staging, &priv->up_size, off + need, error))
     return FALSE;
-  dst = priv->up_staging + off;
-  if (host_stride == row_bytes) {
-    memcpy (dst, host, need);
-  } else {
-    for (y = 0; y < dev->height; y++)
-      memcpy (dst + y * row_bytes, host + y * host_stride, row_bytes);
+  staging = priv->up_staging + off;
+  /* in chunks, so that the DMA of one chunk overlaps the copy of the next */
+  chunks = need >= (1 << 20) ? 4 : 1;
+  for (k = 0; k < chunks; k++) {
+    gint y0 = (gint) ((gint64) dev->height * k / chunks), y1 = (gint) ((gint64) dev->height * (k + 1) / chunks);
+    if (y1 <= y0)
+      continue;
+    copy_rows (staging + y0 * row_bytes, row_bytes, host + y0 * host_stride, host_stride, row_bytes,
+        y1 - y0);
+    if (gcv_cuda_upload_2d ((guint8 *) dev->data + y0 * dev->stride, dev->stride,
+            staging + y0 * row_bytes, row_bytes, row_bytes, y1 - y0, priv->stream, &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
   }
   priv->up_used += need;
-  if (gcv_cuda_upload_2d (dev->data, dev->stride, dst, row_bytes, row_bytes, dev->height,
-          priv->stream, &err) != GCV_OK)
-    return gst_cuda_video_filter_set_error (error, &err);
   return TRUE;
 #else
   g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "built without CUDA");
@@ -616,6 +715,12 @@ gst_cuda_video_filter_download (GstCudaVideoFilter * self, const GcvPlane * dev,
   PendingDownload pd = { off, host, host_stride, row_bytes, (guint) dev->height };
   GcvError err;
 
+  if (gcv_cuda_host_is_pinned (host)) {
+    if (gcv_cuda_download_2d (host, host_stride, dev->data, dev->stride, row_bytes, dev->height,
+            priv->stream, &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+    return TRUE;
+  }
   if (off + need > priv->down_size && off > 0) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "download staging exhausted within a frame");
@@ -657,7 +762,6 @@ gst_cuda_video_filter_finish (GstCudaVideoFilter * self, GError ** error)
   GstCudaVideoFilterPrivate *priv = self->priv;
   GcvError err;
   guint i;
-  gint y;
   float ms;
 
   if (gcv_cuda_event_record (priv->events[EV_END], priv->stream, &err) != GCV_OK
@@ -666,13 +770,8 @@ gst_cuda_video_filter_finish (GstCudaVideoFilter * self, GError ** error)
   priv->marked[EV_END] = TRUE;
   for (i = 0; i < priv->pending->len; i++) {
     PendingDownload *pd = &g_array_index (priv->pending, PendingDownload, i);
-    const guint8 *src = priv->down_staging + pd->staging_offset;
-    if (pd->host_stride == pd->row_bytes) {
-      memcpy (pd->host, src, pd->row_bytes * pd->rows);
-    } else {
-      for (y = 0; y < (gint) pd->rows; y++)
-        memcpy (pd->host + y * pd->host_stride, src + y * pd->row_bytes, pd->row_bytes);
-    }
+    copy_rows (pd->host, pd->host_stride, priv->down_staging + pd->staging_offset, pd->row_bytes,
+        pd->row_bytes, pd->rows);
   }
   g_array_set_size (priv->pending, 0);
 

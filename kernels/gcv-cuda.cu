@@ -18,8 +18,15 @@ gcv_cuda_device_count (GcvError * err)
   int n = 0;
   cudaError_t e = cudaGetDeviceCount (&n);
   if (e != cudaSuccess) {
-    gcv_cuda_report (e, err, "cudaGetDeviceCount", __FILE__, __LINE__);
-    cudaGetLastError ();        /* clear the sticky-free error */
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice)
+      gcv_error_set (err, GCV_ERROR_NO_DEVICE, "no NVIDIA GPU usable: %s (%s: %s; this build "
+          "needs an NVIDIA driver for CUDA %d.%d or newer)",
+          e == cudaErrorNoDevice ? "no CUDA device found" : "no NVIDIA driver (libcuda.so.1) "
+          "found, or it is too old", cudaGetErrorName (e), cudaGetErrorString (e),
+          CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    else
+      gcv_cuda_report (e, err, "cudaGetDeviceCount", __FILE__, __LINE__);
+    cudaGetLastError ();        /* leave no error behind for the next call */
     return 0;
   }
   if (n == 0)
@@ -103,6 +110,17 @@ gcv_cuda_host_free (void *ptr)
 {
   if (ptr)
     cudaFreeHost (ptr);
+}
+
+extern "C" int
+gcv_cuda_host_is_pinned (const void *ptr)
+{
+  cudaPointerAttributes attr;
+  if (cudaPointerGetAttributes (&attr, ptr) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return attr.type == cudaMemoryTypeHost;
 }
 
 extern "C" GcvStatus

@@ -41,6 +41,11 @@ void gcv_cuda_free (void *ptr);
 GcvStatus gcv_cuda_host_alloc (void **ptr, size_t bytes, GcvError * err);
 void gcv_cuda_host_free (void *ptr);
 
+/* TRUE when ptr is page-locked host memory known to CUDA (cudaHostAlloc'd
+ * or registered, by anyone in the process): such memory can be copied
+ * asynchronously without staging. */
+int gcv_cuda_host_is_pinned (const void *ptr);
+
 /* Asynchronous 2-D copies on `stream`. */
 GcvStatus gcv_cuda_upload_2d (void *dst_dev, size_t dst_pitch, const void *src_host, size_t src_stride,
     size_t row_bytes, size_t rows, void *stream, GcvError * err);
