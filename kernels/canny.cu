@@ -8,13 +8,17 @@
  * instead of a bounded number of dilation iterations:
  *
  *   canny_tile_kernel      luma + blur + Sobel + NMS per 64x32 tile -> map
- *                          (0 none, 1 weak, 2 strong), label[p] = p for
- *                          candidates; or the magnitude image
- *   canny_merge_kernel     union of 8-connected candidates (lock-free
- *                          union-find with atomicMin: roots are the smallest
- *                          index of their component)
- *   canny_mark_kernel      strong pixel -> map[root] = 2
+ *                          (0 none, 1 weak, 2 strong); then the tile's
+ *                          8-connected candidate components are labelled in
+ *                          shared memory, label[p] = the component's first
+ *                          pixel (global index).  Or the magnitude image.
+ *   canny_merge_kernel     tile-border pixels unite components across tiles
+ *                          (lock-free union-find, atomicMin: a root is the
+ *                          smallest index of its component)
+ *   canny_compress_kernel  label[p] = root; strong pixels set map[root] = 2
  *   canny_finalize_kernel  out = 255 iff candidate and map[root] == 2
+ * Labelling inside the tile first keeps the global trees shallow: a
+ * component is one node per tile it crosses, not one per pixel.
  *
  * The integer definitions are in cpu/canny.h; cpu/canny.c computes the same
  * numbers, so the outputs are bit-identical.
@@ -48,6 +52,8 @@ clampi (int v, int lo, int hi)
 __device__ __forceinline__ int
 reflect101 (int i, int n)
 {
+  if ((unsigned) i < (unsigned) n)      /* all but the frame border: no modulo */
+    return i;
   if (n == 1)
     return 0;
   int period = 2 * n - 2;
@@ -91,6 +97,44 @@ magnitude_u8 (int dx, int dy, bool l2)
   return (uint8_t) (g > 255 ? 255 : g);
 }
 
+/* Root of p.  While components are being merged other threads relink
+ * parents, so reads bypass L1 (volatile: shared or through L2); parents only
+ * ever decrease, so a stale read just takes a longer path. */
+__device__ __forceinline__ int
+find_root (const int32_t * labels, int p)
+{
+  const volatile int32_t *l = labels;
+  int q = l[p];
+  while (q != p) {
+    p = q;
+    q = l[p];
+  }
+  return p;
+}
+
+/* Lock-free union (Playne & Hawick 2018): hang the larger root under the
+ * smaller with atomicMin, retry if another thread got there first.  Works on
+ * shared (tile-local) and global labels alike. */
+__device__ void
+unite (int32_t * labels, int a, int b)
+{
+  for (;;) {
+    a = find_root (labels, a);
+    b = find_root (labels, b);
+    if (a == b)
+      return;
+    if (a < b) {
+      int t = a;
+      a = b;
+      b = t;
+    }
+    int old = atomicMin (labels + a, b);
+    if (old == a)
+      return;
+    a = old;
+  }
+}
+
 /* One block computes a TILE_W x TILE_H tile of the map (or magnitude).
  * Shared memory, R = blur radius (0..3), tile origin (x0, y0):
  *   s_in [TILE_H+4+2R][TILE_W+4+2R] u8   luma at image (y0-2-R+i, x0-2-R+j), reflect-101
@@ -98,7 +142,9 @@ magnitude_u8 (int dx, int dy, bool l2)
  *   s_b  [TILE_H+4][TILE_W+4]       u8   blurred luma at clamp(y0-2+i), clamp(x0-2+j)
  *                                         (clamping = the replicated Sobel border)
  *   s_m  [TILE_H+2][TILE_W+2]       i32  magnitude at (y0-1+i, x0-1+j), 0 outside
- * R = 0 reads s_b straight from the input.  About 20 KB for R = 3. */
+ *   s_cls[TILE_H*TILE_W]            u8   class of each tile pixel (0 outside the image)
+ *   s_lab[TILE_H*TILE_W]            i32  tile-local union-find parent (row-major index)
+ * R = 0 reads s_b straight from the input.  About 30 KB for R = 3. */
 template <int R, int LAYOUT>
 __global__ void __launch_bounds__ (THREADS)
 canny_tile_kernel (const uint8_t * __restrict__ in, size_t in_pitch, int w, int h,
@@ -113,6 +159,8 @@ canny_tile_kernel (const uint8_t * __restrict__ in, size_t in_pitch, int w, int 
   __shared__ uint16_t s_hb[R > 0 ? IN_H : 1][R > 0 ? B_W : 1];
   __shared__ uint8_t s_b[B_H][B_W];
   __shared__ int32_t s_m[M_H][M_W];
+  __shared__ uint8_t s_cls[TILE_H * TILE_W];
+  __shared__ int32_t s_lab[TILE_H * TILE_W];
 
   const int tid = threadIdx.x;
   const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * TILE_H;
@@ -184,8 +232,10 @@ canny_tile_kernel (const uint8_t * __restrict__ in, size_t in_pitch, int w, int 
 
   for (int i = tid; i < TILE_H * TILE_W; i += THREADS) {
     int r = i / TILE_W, c = i % TILE_W, x = x0 + c, y = y0 + r;
-    if (x >= w || y >= h)
+    if (x >= w || y >= h) {
+      s_cls[i] = 0;
       continue;
+    }
     int mr = r + 1, mc = c + 1, m = s_m[mr][mc];
     uint8_t cls = 0;
     if (m > low) {
@@ -208,86 +258,117 @@ canny_tile_kernel (const uint8_t * __restrict__ in, size_t in_pitch, int w, int 
         cls = m > high ? 2 : 1;
     }
     map[(size_t) y * map_pitch + x] = cls;
-    if (cls)
-      labels[(size_t) y * w + x] = y * w + x;
+    s_cls[i] = cls;
   }
-}
+  __syncthreads ();
 
-/* Root of p.  During merging other threads relink labels, so read through
- * L2 (__ldcg) rather than a possibly stale L1 line; labels only decrease. */
-__device__ __forceinline__ int
-find_root (const int32_t * labels, int p)
-{
-  int q = __ldcg (labels + p);
-  while (q != p) {
-    p = q;
-    q = __ldcg (labels + p);
+  /* tile-local components.  Horizontal runs of candidates are joined for
+   * free: every pixel starts with its run's first pixel as parent.  Then only
+   * contacts with the row above need a union, and of those only the ones the
+   * left neighbour does not already imply:
+   *   left is a candidate -> it covered up-left and up; only up-right remains,
+   *                          and only when up is not a candidate (else same run)
+   *   run start           -> up-left; up unless up-left is a candidate;
+   *                          up-right unless up is a candidate */
+  for (int i = tid; i < TILE_H * TILE_W; i += THREADS) {
+    if (!s_cls[i])
+      continue;
+    int start = i;
+    while (start % TILE_W > 0 && s_cls[start - 1])
+      start--;
+    s_lab[i] = start;
   }
-  return p;
-}
-
-/* Lock-free union (Playne & Hawick 2018): hang the larger root under the
- * smaller with atomicMin, retry if another thread got there first. */
-__device__ void
-unite (int32_t * labels, int a, int b)
-{
-  for (;;) {
-    a = find_root (labels, a);
-    b = find_root (labels, b);
-    if (a == b)
-      return;
-    if (a < b) {
-      int t = a;
-      a = b;
-      b = t;
+  __syncthreads ();
+  for (int i = tid; i < TILE_H * TILE_W; i += THREADS) {
+    if (!s_cls[i])
+      continue;
+    int r = i / TILE_W, c = i % TILE_W;
+    if (r == 0)
+      continue;
+    int up = i - TILE_W;
+    bool has_left = c > 0 && s_cls[i - 1];
+    bool up_l = c > 0 && s_cls[up - 1], up_c = s_cls[up] != 0, up_r = c + 1 < TILE_W && s_cls[up + 1];
+    if (!has_left) {
+      if (up_l)
+        unite (s_lab, i, up - 1);
+      if (up_c && !up_l)
+        unite (s_lab, i, up);
     }
-    int old = atomicMin (labels + a, b);
-    if (old == a)
-      return;
-    a = old;
+    if (up_r && !up_c)
+      unite (s_lab, i, up + 1);
+  }
+  __syncthreads ();
+  /* row-major order inside a tile is the global index order, so the local
+   * root (smallest local index) is also the smallest global index */
+  for (int i = tid; i < TILE_H * TILE_W; i += THREADS) {
+    if (!s_cls[i])
+      continue;
+    int root = find_root (s_lab, i);
+    int r = i / TILE_W, c = i % TILE_W, rr = root / TILE_W, rc = root % TILE_W;
+    labels[(size_t) (y0 + r) * w + x0 + c] = (y0 + rr) * w + x0 + rc;
   }
 }
 
-/* One thread per pixel; candidates unite with their candidate neighbours to
- * the left, upper-left, up and upper-right (the other four are covered by
- * the neighbours' own threads). */
+/* Pixels of a tile that have a backward neighbour (left, up-left, up,
+ * up-right) in another tile: the top row, the left and the right column. */
+constexpr int BORDER_PER_TILE = TILE_W + 2 * (TILE_H - 1);
+
+/* One thread per tile-border pixel: unite with candidate neighbours in other
+ * tiles (pairs inside a tile were joined by the tile kernel). */
 __global__ void
-canny_merge_kernel (const uint8_t * __restrict__ map, size_t mp, int32_t * labels, int w, int h)
+canny_merge_kernel (const uint8_t * __restrict__ map, size_t mp, int32_t * labels, int w, int h,
+    int tiles_x, int n_tiles)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= w || y >= h)
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int tile = i / BORDER_PER_TILE, k = i % BORDER_PER_TILE, r, c;
+  if (tile >= n_tiles)
     return;
-  const uint8_t *row = map + (size_t) y * mp;
-  if (!row[x])
+  if (k < TILE_W) {
+    r = 0;
+    c = k;
+  } else if (k < TILE_W + TILE_H - 1) {
+    r = k - TILE_W + 1;
+    c = 0;
+  } else {
+    r = k - (TILE_W + TILE_H - 1) + 1;
+    c = TILE_W - 1;
+  }
+  int tx = (tile % tiles_x) * TILE_W, ty = (tile / tiles_x) * TILE_H, x = tx + c, y = ty + r;
+  if (x >= w || y >= h || !map[(size_t) y * mp + x])
     return;
   int p = y * w + x;
-  if (x > 0 && row[x - 1])
-    unite (labels, p, p - 1);
-  if (y > 0) {
-    const uint8_t *up = row - mp;
-    if (x > 0 && up[x - 1])
-      unite (labels, p, p - w - 1);
-    if (up[x])
-      unite (labels, p, p - w);
-    if (x + 1 < w && up[x + 1])
-      unite (labels, p, p - w + 1);
+  const int nx[4] = { x - 1, x - 1, x, x + 1 }, ny[4] = { y, y - 1, y - 1, y - 1 };
+#pragma unroll
+  for (int n = 0; n < 4; n++) {
+    int qx = nx[n], qy = ny[n];
+    if (qx < 0 || qy < 0 || qx >= w)
+      continue;
+    bool other_tile = qx < tx || qx >= tx + TILE_W || qy < ty;
+    if (other_tile && map[(size_t) qy * mp + qx])
+      unite (labels, p, qy * w + qx);
   }
 }
 
-/* Strong pixels mark their component's root as strong.  Several threads
- * may store the same value 2 to one root; nothing else writes the map. */
+/* label[p] = root for every candidate (parents stay valid while others
+ * shorten theirs); strong pixels mark their root.  Several threads may store
+ * the same 2 to one root; no other value is written to the map. */
 __global__ void
-canny_mark_kernel (uint8_t * map, size_t mp, const int32_t * __restrict__ labels, int w, int h)
+canny_compress_kernel (uint8_t * map, size_t mp, int32_t * labels, int w, int h)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h)
     return;
-  if (map[(size_t) y * mp + x] != 2)
+  uint8_t cls = map[(size_t) y * mp + x];
+  if (!cls)
     return;
-  int root = find_root (labels, y * w + x);
-  uint8_t *rm = map + (size_t) (root / w) * mp + root % w;
-  if (*rm != 2)
-    *rm = 2;
+  int p = y * w + x, root = find_root (labels, p);
+  if (root != p)
+    labels[p] = root;
+  if (cls == 2) {
+    uint8_t *rm = map + (size_t) (root / w) * mp + root % w;
+    if (*rm != 2)
+      *rm = 2;
+  }
 }
 
 /* Each thread writes 4 horizontally adjacent output pixels. */
@@ -300,10 +381,13 @@ canny_finalize_kernel (const uint8_t * __restrict__ map, size_t mp, const int32_
     return;
   const uint8_t *row = map + (size_t) y * mp;
   uint8_t *o = out + (size_t) y * op;
-  for (int i = 0; i < 4 && x + i < w; i++) {
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    if (x + i >= w)
+      break;
     uint8_t e = 0;
     if (row[x + i]) {
-      int root = find_root (labels, y * w + x + i);
+      int root = labels[y * w + x + i];
       e = map[(size_t) (root / w) * mp + root % w] == 2 ? 255 : 0;
     }
     o[x + i] = e;
@@ -437,11 +521,13 @@ gcv_canny_cuda_process (GcvCannyCuda * ctx, const GcvCannyParams * params, const
   if (mag)
     return GCV_OK;
 
+  int n_tiles = grid.x * grid.y, n_border = n_tiles * BORDER_PER_TILE;
   dim3 block (32, 8), pgrid ((w + 31) / 32, (h + 7) / 8), fgrid ((w + 127) / 128, (h + 7) / 8);
-  canny_merge_kernel <<<pgrid, block, 0, s>>> (ctx->map, ctx->map_pitch, ctx->labels, w, h);
+  canny_merge_kernel <<<(n_border + 255) / 256, 256, 0, s>>> (ctx->map, ctx->map_pitch, ctx->labels,
+      w, h, grid.x, n_tiles);
   GCV_CUDA_LAUNCHED (err, "canny: merge kernel launch");
-  canny_mark_kernel <<<pgrid, block, 0, s>>> (ctx->map, ctx->map_pitch, ctx->labels, w, h);
-  GCV_CUDA_LAUNCHED (err, "canny: mark kernel launch");
+  canny_compress_kernel <<<pgrid, block, 0, s>>> (ctx->map, ctx->map_pitch, ctx->labels, w, h);
+  GCV_CUDA_LAUNCHED (err, "canny: compress kernel launch");
   canny_finalize_kernel <<<fgrid, block, 0, s>>> (ctx->map, ctx->map_pitch, ctx->labels, w, h,
       (uint8_t *) out->data, out->stride);
   GCV_CUDA_LAUNCHED (err, "canny: finalize kernel launch");
