@@ -51,8 +51,16 @@ gcv_canny_blur_weights (const GcvCannyParams * p, int w[GCV_CANNY_MAX_BLUR_SIZE]
   memset (w, 0, sizeof (int) * GCV_CANNY_MAX_BLUR_SIZE);
   if (n <= 1)
     return 0;
-  /* sigma 0: the same rule as cv::getGaussianKernel */
-  sigma = p->blur_sigma > 0.0 ? p->blur_sigma : 0.3 * ((n - 1) * 0.5 - 1.0) + 0.8;
+  if (p->blur_sigma <= 0.0) {
+    /* sigma 0: cv::getGaussianKernel's fixed binomial tables for sizes <= 7,
+     * exact in 8-bit fixed point, so the blur equals cv::GaussianBlur's */
+    static const int table[3][GCV_CANNY_MAX_BLUR_SIZE] = {
+      {64, 128, 64}, {16, 64, 96, 64, 16}, {8, 28, 56, 72, 56, 28, 8},
+    };
+    memcpy (w, table[r - 1], sizeof (int) * n);
+    return r;
+  }
+  sigma = p->blur_sigma;
   for (i = 0; i < n; i++) {
     g[i] = exp (-((double) (i - r) * (i - r)) / (2.0 * sigma * sigma));
     sum += g[i];

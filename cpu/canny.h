@@ -9,7 +9,10 @@
  * Definitions (the contract of both backends):
  *  - luma L: see GcvLumaInput in gcv-image.h.
  *  - blur (blur_size > 0): separable Gaussian, integer weights w[k] summing to
- *    256 (gcv_canny_blur_weights), border reflect-101 (as cv::GaussianBlur):
+ *    256 (gcv_canny_blur_weights; sigma 0 = cv::getGaussianKernel's fixed
+ *    tables, so the blur then equals cv::GaussianBlur exactly), border
+ *    reflect-101 (as cv::GaussianBlur), repeated when the frame is smaller
+ *    than the radius:
  *    H(y,x) = sum_k w[k] L(y, refl(x+k));   B(y,x) = (sum_k w[k] H(refl(y+k),x) + 32768) >> 16
  *    blur_size == 0: B = L.
  *  - gradient: 3x3 Sobel on B with replicated border (as cv::Canny), int dx, dy.
@@ -47,7 +50,8 @@ typedef struct {
   double low_threshold;         /* >= 0 */
   double high_threshold;        /* >= low_threshold */
   int blur_size;                /* 0 (off), 3, 5 or 7 */
-  double blur_sigma;            /* > 0, or 0: 0.3 * ((size - 1) * 0.5 - 1) + 0.8 */
+  double blur_sigma;            /* > 0, or 0: OpenCV's fixed kernel for the size:
+                                 * [64 128 64], [16 64 96 64 16], [8 28 56 72 56 28 8] / 256 */
   int l2_gradient;              /* boolean */
   GcvCannyOutput output;
 } GcvCannyParams;

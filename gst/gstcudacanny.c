@@ -152,8 +152,8 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
           0, GCV_CANNY_MAX_BLUR_SIZE, DEFAULT_PROP_BLUR_SIZE, rw));
   g_object_class_install_property (gobject_class, PROP_BLUR_SIGMA,
       g_param_spec_double ("blur-sigma", "Blur sigma",
-          "Gaussian standard deviation in pixels (0 = derived from blur-size as OpenCV does: "
-          "0.3 * ((size - 1) / 2 - 1) + 0.8)",
+          "Gaussian standard deviation in pixels (0 = OpenCV's fixed kernel for blur-size, "
+          "so the blur equals cv::GaussianBlur with sigma 0)",
           0.0, 100.0, DEFAULT_PROP_BLUR_SIGMA, rw | GST_PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_L2_GRADIENT,
       g_param_spec_boolean ("l2-gradient", "L2 gradient",
@@ -507,6 +507,8 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
   /* ERRORS */
 backend_error:
   gst_cuda_video_filter_set_error (&error, &err);
+#if GCV_HAVE_CUDA
 gst_error:
+#endif
   return gst_cuda_video_filter_post_error (filter, "Canny edge detection", error);
 }
