@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for gst-cuda-video and builds it into
+# ./build.  Installs the Debian packages that are missing (as root, or with
+# sudo), uses nvcc when a CUDA Toolkit is present (/usr/local/cuda or PATH),
+# and configures the build.  Safe to run again: it only does what is missing.
+#
+#   scripts/setup.sh [extra meson options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  meson ninja-build pkg-config gcc g++
+  libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  libfftw3-dev libpng-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# nvcc: from PATH, else the usual toolkit location
+if ! command -v nvcc >/dev/null 2>&1; then
+  for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+    if [ -x "$d/nvcc" ]; then export PATH="$d:$PATH"; break; fi
+  done
+fi
+if command -v nvcc >/dev/null 2>&1; then
+  echo "setup: building the CUDA kernels with $(command -v nvcc)"
+else
+  echo "setup: no nvcc found: building the CPU implementation only (cuda* elements fall back)"
+fi
+
+if [ -d build ] && [ -f build/build.ninja ]; then
+  meson setup --reconfigure build "$@" >/dev/null
+else
+  rm -rf build
+  meson setup build "$@" >/dev/null
+fi
+ninja -C build
