@@ -219,27 +219,27 @@ luma_rows (const GcvLumaInput * in, const GcvPlane * src, uint8_t * dst, int y0,
   }
 }
 
-/* Horizontal blur of one input row (reflect-101 at both ends). */
+/* Horizontal blur of one input row (reflect-101 at both ends).  The sum is
+ * at most 256 * 255 = 65280, so it accumulates in 16 bits (twice the SIMD
+ * lanes of 32). */
 static void
-blur_h_row (const uint8_t * src, int w, int r, const int *wt, uint32_t * acc, uint16_t * dst)
+blur_h_row (const uint8_t * src, int w, int r, const int *wt, uint16_t * dst)
 {
   int x, k;
 
   for (x = 0; x < w; x++)
-    acc[x] = 0;
+    dst[x] = 0;
   for (k = -r; k <= r; k++) {
-    uint32_t wk = (uint32_t) wt[k + r];
+    uint16_t wk = (uint16_t) wt[k + r];
     int lo = clampi (-k, 0, w), hi = clampi (w - k, 0, w);
     /* interior: no reflection, vectorised */
     for (x = lo; x < hi; x++)
-      acc[x] += wk * src[x + k];
+      dst[x] = (uint16_t) (dst[x] + wk * src[x + k]);
     for (x = 0; x < lo; x++)
-      acc[x] += wk * src[reflect101 (x + k, w)];
+      dst[x] = (uint16_t) (dst[x] + wk * src[reflect101 (x + k, w)]);
     for (x = hi > lo ? hi : lo; x < w; x++)
-      acc[x] += wk * src[reflect101 (x + k, w)];
+      dst[x] = (uint16_t) (dst[x] + wk * src[reflect101 (x + k, w)]);
   }
-  for (x = 0; x < w; x++)
-    dst[x] = (uint16_t) acc[x];
 }
 
 static void
@@ -252,12 +252,11 @@ blur_strip (const uint8_t * L, size_t ls, int w, int h, int r, const int *wt, ui
   /* ring slot of virtual row v (may be outside the image) is (v mod K) */
 #define SLOT(v) (((v) % K + K) % K)
   for (v = y0 - r; v < y0 + r; v++)
-    blur_h_row (L + (size_t) reflect101 (v, h) * ls, w, r, wt, acc,
-        ring + (size_t) SLOT (v) * w);
+    blur_h_row (L + (size_t) reflect101 (v, h) * ls, w, r, wt, ring + (size_t) SLOT (v) * w);
   for (y = y0; y < y1; y++) {
     uint8_t *d = B + (size_t) y * w;
     v = y + r;
-    blur_h_row (L + (size_t) reflect101 (v, h) * ls, w, r, wt, acc, ring + (size_t) SLOT (v) * w);
+    blur_h_row (L + (size_t) reflect101 (v, h) * ls, w, r, wt, ring + (size_t) SLOT (v) * w);
     for (x = 0; x < w; x++)
       acc[x] = 1u << 15;
     for (k = -r; k <= r; k++) {
@@ -413,36 +412,66 @@ gradient_strip (GcvCannyCpu * ctx, int strip, const uint8_t * B, size_t bs, int 
   ctx->n_seeds[strip] = n_seeds;
 }
 
-/* Exact hysteresis: flood from every strong pixel through weak ones. */
+/* Flood from stack[0 .. top) through weak pixels, promoting them to 2; only
+ * map indices in [lo, hi) are entered.  Returns nothing: every pixel enters
+ * the stack at most once (as a seed, or when promoted), so the capacity of
+ * the region [lo, hi) suffices. */
 static void
-hysteresis (GcvCannyCpu * ctx, int n_strips)
+flood (uint8_t * map, int mw, int32_t * stack, size_t top, int32_t lo, int32_t hi)
 {
-  const int w = ctx->width, h = ctx->height, mw = w + 2;
   const int32_t off[8] = { -mw - 1, -mw, -mw + 1, -1, 1, mw - 1, mw, mw + 1 };
-  uint8_t *map = ctx->map;
-  int32_t *stack = ctx->stack;
-  size_t top = 0;
-  int s, k;
+  int k;
 
-  /* gather the strips' seed lists to the bottom of the stack */
-  for (s = 0; s < n_strips; s++) {
-    size_t start = (size_t) ((int64_t) s * h / n_strips) * w;
-    if (start != top)
-      memmove (stack + top, stack + start, ctx->n_seeds[s] * sizeof (int32_t));
-    top += ctx->n_seeds[s];
-  }
-  /* each pixel enters the stack at most once (as strong seed, or when
-   * promoted from weak), so w * h entries always suffice */
   while (top > 0) {
     int32_t p = stack[--top];
     for (k = 0; k < 8; k++) {
       int32_t q = p + off[k];
-      if (map[q] == 1) {
+      if (q >= lo && q < hi && map[q] == 1) {
         map[q] = 2;
         stack[top++] = q;
       }
     }
   }
+}
+
+/* Exact hysteresis in two steps:
+ *  1. each strip floods from its own strong pixels without leaving its rows
+ *     (in parallel, on its own part of the stack);
+ *  2. every weak pixel touching an edge pixel across a strip boundary seeds
+ *     one unrestricted flood.  A path from a strong pixel that leaves its
+ *     strip does so from a pixel step 1 already marked, so step 2 sees it. */
+static void
+hysteresis (GcvCannyCpu * ctx, int n_strips)
+{
+  const int w = ctx->width, h = ctx->height, mw = w + 2;
+  uint8_t *map = ctx->map;
+  int32_t *stack = ctx->stack;
+  size_t top = 0;
+  int s, x, d;
+
+#pragma omp parallel for num_threads(n_strips) schedule(static)
+  for (s = 0; s < n_strips; s++) {
+    int y0 = (int) ((int64_t) s * h / n_strips), y1 = (int) ((int64_t) (s + 1) * h / n_strips);
+    flood (map, mw, stack + (size_t) y0 * w, ctx->n_seeds[s], (y0 + 1) * mw, (y1 + 1) * mw);
+  }
+
+  for (s = 1; s < n_strips; s++) {
+    int yb = (int) ((int64_t) s * h / n_strips);        /* first row of strip s */
+    uint8_t *a = map + (size_t) yb * mw + 1, *b = map + (size_t) (yb + 1) * mw + 1;
+    for (x = 0; x < w; x++) {
+      for (d = -1; d <= 1; d++) {
+        if (a[x] == 2 && b[x + d] == 1) {
+          b[x + d] = 2;
+          stack[top++] = (int32_t) (b + x + d - map);
+        }
+        if (b[x] == 2 && a[x + d] == 1) {
+          a[x + d] = 2;
+          stack[top++] = (int32_t) (a + x + d - map);
+        }
+      }
+    }
+  }
+  flood (map, mw, stack, top, 0, mw * (h + 2));
 }
 
 GcvStatus
