@@ -7,9 +7,7 @@ export GST_PLUGIN_PATH=$PWD/$B/gst
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 gst-inspect-1.0 cudacanny >/dev/null || exit 1
 pass=0; fail=0
-declare -A SZ=([camera]=512x512 [coffee]=600x400 [astronaut]=512x512 [chelsea]=451x300)
 for n in camera coffee astronaut chelsea; do
-  w=${SZ[$n]%x*}; h=${SZ[$n]#*x}
   for fmt in GRAY8 GRAY16_LE I420 NV12 RGBA BGRx; do
     for p in "blur-size=0" "blur-size=3 l2-gradient=true" "blur-size=5" "blur-size=7 blur-sigma=0 low-threshold=10 high-threshold=30" "mode=magnitude" "mode=magnitude l2-gradient=true blur-size=0" "mode=overlay"; do
       for el in cpucanny cudacanny; do

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The GPU proof loop, run on the GPU host with .gpu-runtime and a build dir
+# carried along (see ../shared/gpu-host/README.md and docs/performance.md):
+#   1. the whole meson test suite with GST_CUDA_VIDEO_REQUIRE_GPU=1 (no skips)
+#   2. compute-sanitizer memcheck / racecheck / synccheck / initcheck on the
+#      CUDA parity test (quick mode: every kernel instantiation)
+#   3. cudacanny vs cpucanny through gst-launch on the photos (scripts/gpu-smoke.sh)
+#   4. the benchmark, table + JSON
+# Logs go to $OUT (or ./gpu-proof-out).  Exit status: number of failed steps.
+# STEPS selects steps (default "test sanitize smoke bench"); BENCH_ARGS adds
+# options to bench-canny.
+set -u
+B=${1:-build-gpu}
+OUT=${OUT:-$PWD/gpu-proof-out}
+mkdir -p "$OUT"
+source .gpu-runtime/env.sh
+export GST_PLUGIN_PATH=$PWD/$B/gst
+failed=0
+STEPS=${STEPS:-test sanitize smoke bench}
+step() { echo "== $1: $2"; [ "$2" = ok ] || failed=$((failed + 1)); }
+want() { [[ " $STEPS " == *" $1 "* ]]; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+
+if want test; then
+GST_CUDA_VIDEO_REQUIRE_GPU=1 meson test -C "$B" --no-rebuild --print-errorlogs > "$OUT/meson-test.txt" 2>&1 \
+  && step "meson test (GPU required)" ok || step "meson test (GPU required)" FAILED
+grep -E "^ *[0-9]+/[0-9]+ " "$OUT/meson-test.txt"
+fi
+
+want sanitize && for tool in memcheck racecheck synccheck initcheck; do
+  GCV_TEST_QUICK=1 GCV_TEST_DATA_DIR=$PWD/tests timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 \
+    "$B/tests/canny-cuda-test" > "$OUT/sanitizer-$tool.txt" 2>&1 \
+    && step "compute-sanitizer $tool" ok || step "compute-sanitizer $tool" FAILED
+  grep -E "SUMMARY|PASS|FAIL" "$OUT/sanitizer-$tool.txt" | tail -2
+done
+
+if want smoke; then
+bash scripts/gpu-smoke.sh "$B" > "$OUT/smoke.txt" 2>&1
+tail -1 "$OUT/smoke.txt"
+grep -q " 0 different" "$OUT/smoke.txt" && step "gst-launch cudacanny == cpucanny" ok || step "gst-launch cudacanny == cpucanny" FAILED
+fi
+
+if want bench; then
+# shellcheck disable=SC2086
+"$B/tests/bench/bench-canny" --json "$OUT/bench-canny.json" ${BENCH_ARGS:-} > "$OUT/bench-canny.txt" 2>&1 \
+  && step "benchmark" ok || step "benchmark" FAILED
+sed -n '/^size /,$p' "$OUT/bench-canny.txt"
+fi
+echo "gpu-proof: $failed step(s) failed"
+exit $failed
