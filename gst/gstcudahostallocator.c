@@ -12,8 +12,6 @@
 
 #include "gstcudahostallocator.h"
 
-#include <gst/video/video.h>
-#include <gst/video/gstvideopool.h>
 
 #if GCV_HAVE_CUDA
 #include "gcv-cuda.h"
@@ -134,32 +132,10 @@ gst_cuda_host_allocator_get (void)
   return allocator;
 }
 
-GstBufferPool *
-gst_cuda_host_buffer_pool_new (GstCaps * caps, guint size, guint min_buffers)
-{
-  GstBufferPool *pool = gst_video_buffer_pool_new ();
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, size, min_buffers, 0);
-  gst_buffer_pool_config_set_allocator (config, gst_cuda_host_allocator_get (), NULL);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
 #else /* !GCV_HAVE_CUDA */
 
 GstAllocator *
 gst_cuda_host_allocator_get (void)
-{
-  return NULL;
-}
-
-GstBufferPool *
-gst_cuda_host_buffer_pool_new (GstCaps * caps, guint size, guint min_buffers)
 {
   return NULL;
 }

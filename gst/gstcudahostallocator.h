@@ -18,11 +18,8 @@ G_BEGIN_DECLS
  * CUDA backend (the CUDA runtime must be usable). */
 #define GST_CUDA_HOST_MEMORY_TYPE "CudaVideoPinnedHostMemory"
 
-/* The process-wide allocator (transfer none). */
+/* The process-wide allocator (transfer none); NULL in a build without CUDA. */
 GstAllocator *gst_cuda_host_allocator_get (void);
-
-/* A GstVideoBufferPool of pinned memory for @caps (transfer full), or NULL. */
-GstBufferPool *gst_cuda_host_buffer_pool_new (GstCaps * caps, guint size, guint min_buffers);
 
 G_END_DECLS
 

@@ -32,6 +32,7 @@
 #endif
 
 #include "gstcudavideofilter.h"
+#include <gst/video/gstvideopool.h>
 #include "gstcudahostallocator.h"
 #include "overlay.h"
 
@@ -506,9 +507,27 @@ gst_cuda_video_filter_transform_size (GstBaseTransform * trans, GstPadDirection 
   return TRUE;
 }
 
-/* The CUDA backend offers upstream a pool of pinned host memory, and uses one
- * for its output when downstream has no pool of its own, so that frames go
- * to and from the GPU by DMA without a staging copy. */
+/* A video buffer pool for @caps whose memory comes from @allocator (NULL =
+ * system memory); NULL if the configuration is refused. */
+static GstBufferPool *
+new_video_pool (GstCaps * caps, guint size, GstAllocator * allocator)
+{
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, 2, 0);
+  if (allocator)
+    gst_buffer_pool_config_set_allocator (config, allocator, NULL);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* The CUDA backend offers upstream a pool of pinned host memory, so that
+ * frames go to the GPU by DMA without a staging copy. */
 static gboolean
 gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
     GstQuery * query)
@@ -530,17 +549,18 @@ gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * d
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return TRUE;
-  if (gst_query_get_n_allocation_pools (query) == 0) {
-    pool = gst_cuda_host_buffer_pool_new (caps, GST_VIDEO_INFO_SIZE (&info), 2);
-    if (pool) {
-      gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 2, 0);
-      gst_object_unref (pool);
-    }
+  if (gst_query_get_n_allocation_pools (query) == 0
+      && (pool = new_video_pool (caps, GST_VIDEO_INFO_SIZE (&info), gst_cuda_host_allocator_get ()))) {
+    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 2, 0);
+    gst_object_unref (pool);
   }
   gst_query_add_allocation_param (query, gst_cuda_host_allocator_get (), NULL);
   return TRUE;
 }
 
+/* Output buffers are recycled from a pool when downstream has none to
+ * offer: pinned memory for the CUDA backend (the download lands in it by
+ * DMA), system memory for the CPU (no fresh pages to fault in every frame). */
 static gboolean
 gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
@@ -549,12 +569,13 @@ gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   GstVideoInfo info;
   GstCaps *caps;
 
-  if (self->priv->backend == GST_CUDA_VIDEO_BACKEND_CUDA
-      && gst_query_get_n_allocation_pools (query) == 0) {
+  if (gst_query_get_n_allocation_pools (query) == 0) {
+    GstAllocator *allocator = self->priv->backend == GST_CUDA_VIDEO_BACKEND_CUDA ?
+        gst_cuda_host_allocator_get () : NULL;
     gst_query_parse_allocation (query, &caps, NULL);
     if (caps && gst_video_info_from_caps (&info, caps)
-        && (pool = gst_cuda_host_buffer_pool_new (caps, GST_VIDEO_INFO_SIZE (&info), 2))) {
-      GST_DEBUG_OBJECT (self, "output buffers from a pinned host pool");
+        && (pool = new_video_pool (caps, GST_VIDEO_INFO_SIZE (&info), allocator))) {
+      GST_DEBUG_OBJECT (self, "output buffers from our own %s pool", allocator ? "pinned" : "system");
       gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 2, 0);
       gst_object_unref (pool);
       return TRUE;
