@@ -633,34 +633,6 @@ gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * self, gsize row_bytes, 
 }
 
 #if GCV_HAVE_CUDA
-/* Grows a pinned staging buffer.  The stream is idle before the old one is
- * dropped, since an earlier copy of this frame may still read it. */
-static gboolean
-ensure_staging (GstCudaVideoFilter * self, guint8 ** buf, gsize * size, gsize need, GError ** error)
-{
-  GcvError err;
-  void *p;
-
-  if (need <= *size)
-    return TRUE;
-  if (*buf) {
-    if (gcv_cuda_stream_sync (self->priv->stream, &err) != GCV_OK)
-      return gst_cuda_video_filter_set_error (error, &err);
-    gcv_cuda_host_free (*buf);
-    *buf = NULL;
-    *size = 0;
-  }
-  need = GST_ROUND_UP_N (need, 1 << 20);
-  if (gcv_cuda_host_alloc (&p, need, &err) != GCV_OK)
-    return gst_cuda_video_filter_set_error (error, &err);
-  GST_DEBUG_OBJECT (self, "pinned staging of %" G_GSIZE_FORMAT " bytes", need);
-  *buf = p;
-  *size = need;
-  return TRUE;
-}
-#endif
-
-#if GCV_HAVE_CUDA
 /* Copies rows between a host plane and packed staging with a few threads:
  * one core's memcpy is slower than the PCIe link. */
 static void
@@ -677,6 +649,56 @@ copy_rows (guint8 * dst, gsize dst_stride, const guint8 * src, gsize src_stride,
   for (y = 0; y < rows; y++)
     memcpy (dst + y * dst_stride, src + y * src_stride, row_bytes);
 }
+
+/* Hands the downloads queued so far (complete on the device) to their host
+ * planes. */
+static void
+deliver_downloads (GstCudaVideoFilterPrivate * priv)
+{
+  guint i;
+
+  for (i = 0; i < priv->pending->len; i++) {
+    PendingDownload *pd = &g_array_index (priv->pending, PendingDownload, i);
+    copy_rows (pd->host, pd->host_stride, priv->down_staging + pd->staging_offset, pd->row_bytes,
+        pd->row_bytes, pd->rows);
+  }
+  g_array_set_size (priv->pending, 0);
+}
+
+/* Makes room for @need more bytes of pinned staging in this frame.  When the
+ * frame outgrows the buffer (only in the first frames of a caps), the stream
+ * is drained first: the frame's earlier copies are then finished (and queued
+ * downloads delivered), so the buffer can be replaced and refilled from 0. */
+static gboolean
+reserve_staging (GstCudaVideoFilter * self, guint8 ** buf, gsize * size, gsize * used, gsize need,
+    gboolean downloads, GError ** error)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  GcvError err;
+  void *p;
+
+  if (*used + need <= *size)
+    return TRUE;
+  if (*used > 0) {
+    if (gcv_cuda_stream_sync (priv->stream, &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+    if (downloads)
+      deliver_downloads (priv);
+    *used = 0;
+  }
+  if (need <= *size)
+    return TRUE;
+  gcv_cuda_host_free (*buf);
+  *buf = NULL;
+  *size = 0;
+  need = GST_ROUND_UP_N (need, 1 << 20);
+  if (gcv_cuda_host_alloc (&p, need, &err) != GCV_OK)
+    return gst_cuda_video_filter_set_error (error, &err);
+  GST_DEBUG_OBJECT (self, "pinned staging of %" G_GSIZE_FORMAT " bytes", need);
+  *buf = p;
+  *size = need;
+  return TRUE;
+}
 #endif
 
 gboolean
@@ -685,7 +707,7 @@ gst_cuda_video_filter_upload (GstCudaVideoFilter * self, const guint8 * host, gs
 {
 #if GCV_HAVE_CUDA
   GstCudaVideoFilterPrivate *priv = self->priv;
-  gsize need = row_bytes * dev->height, off = priv->up_used;
+  gsize need = row_bytes * dev->height;
   gint chunks, k;
   GcvError err;
   guint8 *staging;
@@ -697,15 +719,9 @@ gst_cuda_video_filter_upload (GstCudaVideoFilter * self, const guint8 * host, gs
       return gst_cuda_video_filter_set_error (error, &err);
     return TRUE;
   }
-  /* a second upload in one frame may not move the first one's staging */
-  if (off + need > priv->up_size && off > 0) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "upload staging exhausted within a frame");
+  if (!reserve_staging (self, &priv->up_staging, &priv->up_size, &priv->up_used, need, FALSE, error))
     return FALSE;
-  }
-  if (!ensure_staging (self, &priv->up_staging, &priv->up_size, off + need, error))
-    return FALSE;
-  staging = priv->up_staging + off;
+  staging = priv->up_staging + priv->up_used;
   /* in chunks, so that the DMA of one chunk overlaps the copy of the next */
   chunks = need >= (1 << 20) ? 4 : 1;
   for (k = 0; k < chunks; k++) {
@@ -732,8 +748,8 @@ gst_cuda_video_filter_download (GstCudaVideoFilter * self, const GcvPlane * dev,
 {
 #if GCV_HAVE_CUDA
   GstCudaVideoFilterPrivate *priv = self->priv;
-  gsize need = row_bytes * dev->height, off = priv->down_used;
-  PendingDownload pd = { off, host, host_stride, row_bytes, (guint) dev->height };
+  gsize need = row_bytes * dev->height;
+  PendingDownload pd = { 0, host, host_stride, row_bytes, (guint) dev->height };
   GcvError err;
 
   if (gcv_cuda_host_is_pinned (host)) {
@@ -742,14 +758,11 @@ gst_cuda_video_filter_download (GstCudaVideoFilter * self, const GcvPlane * dev,
       return gst_cuda_video_filter_set_error (error, &err);
     return TRUE;
   }
-  if (off + need > priv->down_size && off > 0) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "download staging exhausted within a frame");
+  if (!reserve_staging (self, &priv->down_staging, &priv->down_size, &priv->down_used, need, TRUE,
+          error))
     return FALSE;
-  }
-  if (!ensure_staging (self, &priv->down_staging, &priv->down_size, off + need, error))
-    return FALSE;
-  if (gcv_cuda_download_2d (priv->down_staging + off, row_bytes, dev->data, dev->stride, row_bytes,
+  pd.staging_offset = priv->down_used;
+  if (gcv_cuda_download_2d (priv->down_staging + pd.staging_offset, row_bytes, dev->data, dev->stride, row_bytes,
           dev->height, priv->stream, &err) != GCV_OK)
     return gst_cuda_video_filter_set_error (error, &err);
   priv->down_used += need;
@@ -782,19 +795,13 @@ gst_cuda_video_filter_finish (GstCudaVideoFilter * self, GError ** error)
 #if GCV_HAVE_CUDA
   GstCudaVideoFilterPrivate *priv = self->priv;
   GcvError err;
-  guint i;
   float ms;
 
   if (gcv_cuda_event_record (priv->events[EV_END], priv->stream, &err) != GCV_OK
       || gcv_cuda_event_sync (priv->events[EV_END], &err) != GCV_OK)
     return gst_cuda_video_filter_set_error (error, &err);
   priv->marked[EV_END] = TRUE;
-  for (i = 0; i < priv->pending->len; i++) {
-    PendingDownload *pd = &g_array_index (priv->pending, PendingDownload, i);
-    copy_rows (pd->host, pd->host_stride, priv->down_staging + pd->staging_offset, pd->row_bytes,
-        pd->row_bytes, pd->rows);
-  }
-  g_array_set_size (priv->pending, 0);
+  deliver_downloads (priv);
 
   /* phase split: start -> uploaded -> computed -> end, unmarked phases
    * merge into the next one */
