@@ -14,11 +14,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "canny.h"
 #include "canny_reference.h"
@@ -27,37 +25,6 @@
 #if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
 #include "gcv-cuda.h"
 
-static long n_checks;
-static long n_failures;
-
-static void
-fail (const char *fmt, ...)
-{
-  va_list ap;
-
-  n_failures++;
-  if (n_failures > 60) {
-    if (n_failures == 61)
-      fprintf (stderr, "FAIL: ... (further failures counted, not printed)\n");
-    return;
-  }
-  fprintf (stderr, "FAIL: ");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  fflush (stderr);
-}
-
-#define CHECK(cond, ...) do { n_checks++; if (!(cond)) fail (__VA_ARGS__); } while (0)
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void *stream;
 
@@ -98,19 +65,19 @@ dev_plane_new (const GcvPlane * host, int bpp, int pitched, GcvPlane * dev)
         || gcv_cuda_memset_2d (dev->data, dev->stride, 0xcd, dev->stride, host->height, stream, &err) != GCV_OK
         || gcv_cuda_upload_2d (dev->data, dev->stride, host->data, host->stride, row, host->height, stream,
             &err) != GCV_OK) {
-      fail ("device plane %dx%d: %s", host->width, host->height, err.message);
+      gcv_test_fail ("device plane %dx%d: %s", host->width, host->height, err.message);
       return -1;
     }
   } else {
     if (gcv_cuda_malloc (&dev->data, host->stride * host->height, &err) != GCV_OK
         || gcv_cuda_upload_2d (dev->data, host->stride, host->data, host->stride, host->stride, host->height,
             stream, &err) != GCV_OK) {
-      fail ("device plane %dx%d: %s", host->width, host->height, err.message);
+      gcv_test_fail ("device plane %dx%d: %s", host->width, host->height, err.message);
       return -1;
     }
   }
   if (gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
-    fail ("upload: %s", err.message);
+    gcv_test_fail ("upload: %s", err.message);
     return -1;
   }
   return 0;
@@ -127,13 +94,13 @@ dev_out_new (int w, int h, int pitched, int pad, GcvPlane * dev)
   dev->height = h;
   if (pitched) {
     if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, (size_t) w, h, &err) != GCV_OK) {
-      fail ("output plane %dx%d: %s", w, h, err.message);
+      gcv_test_fail ("output plane %dx%d: %s", w, h, err.message);
       return -1;
     }
   } else {
     dev->stride = (size_t) w + pad;
     if (gcv_cuda_malloc (&dev->data, dev->stride * h, &err) != GCV_OK) {
-      fail ("output plane %dx%d: %s", w, h, err.message);
+      gcv_test_fail ("output plane %dx%d: %s", w, h, err.message);
       return -1;
     }
   }
@@ -153,26 +120,26 @@ cuda_case (GcvCannyCuda * ctx, const char *scene, const char *lname, const GcvCa
   long n;
 
   memset (&err, 0, sizeof (err));
-  n_checks++;
+  gcv_test_checks++;
   if (gcv_cuda_memset_2d (dev_out->data, dev_out->stride, 0xa5, dev_out->stride, h, stream, &err) != GCV_OK
       || gcv_canny_cuda_process (ctx, p, dev_in, dev_out, stream, &err) != GCV_OK
       || gcv_cuda_download_2d (got, dev_out->stride, dev_out->data, dev_out->stride, dev_out->stride, h, stream,
           &err) != GCV_OK || gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
-    fail ("CUDA %s, %s input, %s%s: %s", scene, lname, ref_params_describe (p, pd, sizeof (pd)), note,
+    gcv_test_fail ("CUDA %s, %s input, %s%s: %s", scene, lname, ref_params_describe (p, pd, sizeof (pd)), note,
         err.message);
     free (got);
     return;
   }
   n = gcv_test_compare_u8 (expect, (size_t) w, got, dev_out->stride, w, h, &fx, &fy);
   if (n != 0)
-    fail ("CUDA vs CPU: %s, %s input (in stride %zu, out stride %zu), %s%s: %ld of %d pixels differ; "
+    gcv_test_fail ("CUDA vs CPU: %s, %s input (in stride %zu, out stride %zu), %s%s: %ld of %d pixels differ; "
         "first at (x=%d, y=%d): got %d, expected %d", scene, lname, dev_in->stride, dev_out->stride,
         ref_params_describe (p, pd, sizeof (pd)), note, n, w * h, fx, fy, got[(size_t) fy * dev_out->stride + fx],
         expect[(size_t) fy * w + fx]);
   for (int y = 0; y < h && n == 0; y++)
     for (int x = w; x < (int) dev_out->stride; x++)
       if (got[(size_t) y * dev_out->stride + x] != 0xa5) {
-        fail ("CUDA %s, %s input, %s%s: output padding byte (x=%d, y=%d) overwritten", scene, lname,
+        gcv_test_fail ("CUDA %s, %s input, %s%s: output padding byte (x=%d, y=%d) overwritten", scene, lname,
             ref_params_describe (p, pd, sizeof (pd)), note, x, y);
         y = h;
         break;
@@ -192,13 +159,13 @@ cpu_expect (GcvLumaInput layout, const GcvPlane * host, const GcvCannyParams * p
   memset (&err, 0, sizeof (err));
   cpu = gcv_canny_cpu_new (layout, host->width, host->height, &err);
   if (cpu == NULL) {
-    fail ("cpu_new: %s", err.message);
+    gcv_test_fail ("cpu_new: %s", err.message);
     return -1;
   }
   st = gcv_canny_cpu_process (cpu, p, host, &out, 0, &err);
   gcv_canny_cpu_free (cpu);
   if (st != GCV_OK) {
-    fail ("cpu_process: %s", err.message);
+    gcv_test_fail ("cpu_process: %s", err.message);
     return -1;
   }
   return 0;
@@ -233,7 +200,7 @@ test_scene (const GcvTestScene * sc, int si, int repeats)
     gcv_test_layout_name (layout, lname, sizeof (lname));
     memset (&err, 0, sizeof (err));
     ctx = gcv_canny_cuda_new (layout, w, h, &err);
-    CHECK (ctx != NULL, "cuda_new(%s, %dx%d): %s", lname, w, h, err.message);
+    GCV_TEST_CHECK (ctx != NULL, "cuda_new(%s, %dx%d): %s", lname, w, h, err.message);
     memset (dev_in, 0, sizeof (dev_in));
     memset (dev_out, 0, sizeof (dev_out));
     for (int m = 0; m < 2; m++) {
@@ -304,12 +271,12 @@ test_long_chain (void)
       long n_edges = 0;
       memset (&err, 0, sizeof (err));
       ctx = gcv_canny_cuda_new (layout, W, H, &err);
-      CHECK (ctx != NULL, "cuda_new: %s", err.message);
+      GCV_TEST_CHECK (ctx != NULL, "cuda_new: %s", err.message);
       if (ctx && cpu_expect (layout, &host, &p, expect) == 0 && dev_plane_new (&host, 1, 1, &din) == 0
           && dev_out_new (W, H, 1, 0, &dout) == 0) {
         for (int i = 0; i < W * H; i++)
           n_edges += expect[i] != 0;
-        CHECK (strong ? n_edges > 10000 : n_edges == 0, "long chain: CPU kept %ld edge pixels", n_edges);
+        GCV_TEST_CHECK (strong ? n_edges > 10000 : n_edges == 0, "long chain: CPU kept %ld edge pixels", n_edges);
         for (int r = 0; r < 5; r++)
           cuda_case (ctx, sc.name, "GRAY8", &p, &din, &dout, expect, "");
         gcv_cuda_free (din.data);
@@ -335,15 +302,15 @@ test_arguments (void)
 
   memset (&err, 0, sizeof (err));
   ctx = gcv_canny_cuda_new (gcv_test_layout_gray8 (), 0, 8, &err);
-  CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID, "cuda_new(0x8) must fail with GCV_ERROR_INVALID");
+  GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID, "cuda_new(0x8) must fail with GCV_ERROR_INVALID");
   gcv_canny_cuda_free (ctx);
   ctx = gcv_canny_cuda_new (gcv_test_layout_gray8 (), 8, 8, &err);
-  CHECK (ctx != NULL, "cuda_new(8x8): %s", err.message);
+  GCV_TEST_CHECK (ctx != NULL, "cuda_new(8x8): %s", err.message);
   if (ctx == NULL)
     return;
   ref_make_params (&b, &d, &p);
   memset (&err, 0, sizeof (err));
-  CHECK (gcv_canny_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID,
+  GCV_TEST_CHECK (gcv_canny_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID,
       "cuda_process with blur_size 4 must fail with GCV_ERROR_INVALID");
   gcv_canny_cuda_free (ctx);
   gcv_canny_cuda_free (NULL);
@@ -356,7 +323,7 @@ main (void)
   int n_scenes, quick;
   GcvError err;
   char desc[256] = "";
-  double t0 = now_s ();
+  double t0 = gcv_test_now_s ();
 
   setvbuf (stdout, NULL, _IOLBF, 0);
   gcv_test_gpu_policy ();
@@ -376,16 +343,16 @@ main (void)
   test_long_chain ();
   for (int s = 0; s < n_scenes && (!quick || s < 4); s++)
     test_scene (&scenes[s], s, scenes[s].large ? 2 : 1);
-  printf ("scenes done: %d (%.1f s, %ld failures)\n", quick && n_scenes > 4 ? 4 : n_scenes, now_s () - t0,
-      n_failures);
+  printf ("scenes done: %d (%.1f s, %ld failures)\n", quick && n_scenes > 4 ? 4 : n_scenes, gcv_test_now_s () - t0,
+      gcv_test_failures);
   if (!quick)
     test_big_frames (scenes);
 
   gcv_test_scenes_free (scenes, n_scenes);
   gcv_cuda_stream_free (stream);
-  printf ("%s: %ld checks, %ld failures (%.1f s)\n", n_failures ? "FAIL" : "PASS", n_checks, n_failures,
-      now_s () - t0);
-  return n_failures ? 1 : 0;
+  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks, gcv_test_failures,
+      gcv_test_now_s () - t0);
+  return gcv_test_failures ? 1 : 0;
 }
 
 #else /* no CUDA in this build */

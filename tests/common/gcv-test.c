@@ -5,14 +5,48 @@
 #include "gcv-test.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
 #include "gcv-cuda.h"
+
+long gcv_test_checks;
+long gcv_test_failures;
+
+#define MAX_PRINTED_FAILURES 60
+
+void
+gcv_test_fail (const char *fmt, ...)
+{
+  va_list ap;
+
+  gcv_test_failures++;
+  if (gcv_test_failures > MAX_PRINTED_FAILURES) {
+    if (gcv_test_failures == MAX_PRINTED_FAILURES + 1)
+      fprintf (stderr, "FAIL: ... (further failures counted, not printed)\n");
+    return;
+  }
+  fprintf (stderr, "FAIL: ");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  fflush (stderr);
+}
+
+double
+gcv_test_now_s (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 #define GCV_TEST_WITH_CUDA 1
 #else
 #define GCV_TEST_WITH_CUDA 0

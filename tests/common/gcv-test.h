@@ -21,6 +21,21 @@ extern "C" {
 
 #define GCV_TEST_SKIP 77
 
+/* Check counting for the plain-C test programs: a failed check prints its
+ * message (the first 60; later ones are only counted) and the program ends
+ * with gcv_test_failures != 0. */
+extern long gcv_test_checks;
+extern long gcv_test_failures;
+void gcv_test_fail (const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__ ((format (printf, 1, 2)))
+#endif
+    ;
+#define GCV_TEST_CHECK(cond, ...) \
+  do { gcv_test_checks++; if (!(cond)) gcv_test_fail (__VA_ARGS__); } while (0)
+/* Monotonic seconds. */
+double gcv_test_now_s (void);
+
 /* An 8-bit image in host memory: channels 1 (gray), 3 (RGB) or 4 (RGBA),
  * rows `stride` bytes apart. */
 typedef struct {
