@@ -37,6 +37,9 @@ gcv_cuda_report (cudaError_t e, GcvError * err, const char *what, const char *fi
   GcvStatus st = gcv_cuda_status (e);
   gcv_error_set (err, st, "%s failed: %s: %s (%s:%d)", what, cudaGetErrorName (e),
       cudaGetErrorString (e), file, line);
+  /* a failed call (say, out of memory) also stays the thread's "last error",
+   * which the next launch check would report again: it is handled now */
+  cudaGetLastError ();
   return st;
 }
 

@@ -45,6 +45,13 @@ gcv_cuda_device_describe (int device, char *buf, size_t len, GcvError * err)
 }
 
 extern "C" GcvStatus
+gcv_cuda_mem_info (size_t * free_bytes, size_t * total_bytes, GcvError * err)
+{
+  GCV_CUDA_TRY (cudaMemGetInfo (free_bytes, total_bytes), err, "cudaMemGetInfo");
+  return GCV_OK;
+}
+
+extern "C" GcvStatus
 gcv_cuda_set_device (int device, GcvError * err)
 {
   GCV_CUDA_TRY (cudaSetDevice (device), err, "cudaSetDevice");

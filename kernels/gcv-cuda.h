@@ -24,6 +24,9 @@ int gcv_cuda_device_count (GcvError * err);
 /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
 GcvStatus gcv_cuda_device_describe (int device, char *buf, size_t len, GcvError * err);
 
+/* Free and total memory of the current device, in bytes. */
+GcvStatus gcv_cuda_mem_info (size_t * free_bytes, size_t * total_bytes, GcvError * err);
+
 /* Makes `device` current for the calling thread (call from every thread). */
 GcvStatus gcv_cuda_set_device (int device, GcvError * err);
 

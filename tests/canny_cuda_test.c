@@ -316,6 +316,83 @@ test_arguments (void)
   gcv_canny_cuda_free (NULL);
 }
 
+/* Out of device memory is an error value with CUDA's reason, never a crash,
+ * and leaves nothing behind: once memory is free again all works. */
+static void
+test_out_of_memory (void)
+{
+  enum { MAX_HOG = 1024 };
+  void *hog[MAX_HOG];
+  size_t chunk = (size_t) 1 << 30;
+  int n = 0;
+  GcvError err;
+  GcvCannyCuda *ctx;
+
+  memset (&err, 0, sizeof (err));
+  while (n < MAX_HOG && chunk >= ((size_t) 1 << 20)) {
+    if (gcv_cuda_malloc (&hog[n], chunk, &err) == GCV_OK)
+      n++;
+    else
+      chunk >>= 1;
+  }
+  {
+    size_t fb = 0, tb = 0;
+    gcv_cuda_mem_info (&fb, &tb, &err);
+    printf ("out of memory: %d blocks held, %zu MiB free\n", n, fb >> 20);
+  }
+  memset (&err, 0, sizeof (err));
+  ctx = gcv_canny_cuda_new (gcv_test_layout_gray8 (), 8192, 8192, &err);
+  GCV_TEST_CHECK (ctx == NULL, "cuda_new(8192x8192) succeeded with the device full (%d MiB held)",
+      n > 0 ? (int) (chunk >> 20) : 0);
+  GCV_TEST_CHECK (err.status == GCV_ERROR_NO_MEMORY && strstr (err.message, "cudaErrorMemoryAllocation"),
+      "out of memory reported as status %d: %s", err.status, err.message);
+  gcv_canny_cuda_free (ctx);
+  while (n > 0)
+    gcv_cuda_free (hog[--n]);
+
+  /* the failed allocation must not leak into the next launch check */
+  memset (&err, 0, sizeof (err));
+  ctx = gcv_canny_cuda_new (gcv_test_layout_gray8 (), 64, 48, &err);
+  GCV_TEST_CHECK (ctx != NULL, "cuda_new after freeing memory: %s", err.message);
+  if (ctx) {
+    GcvPlane in, out;
+    GcvCannyParams p = { 20, 60, 5, 1.4, 0, GCV_CANNY_OUTPUT_EDGES };
+    size_t pitch;
+    if (gcv_cuda_malloc_2d (&in.data, &pitch, 64, 48, &err) == GCV_OK) {
+      in.width = out.width = 64;
+      in.height = out.height = 48;
+      in.stride = out.stride = pitch;
+      gcv_cuda_memset_2d (in.data, pitch, 77, 64, 48, stream, &err);
+      out.data = NULL;
+      if (gcv_cuda_malloc_2d (&out.data, &pitch, 64, 48, &err) == GCV_OK) {
+        size_t fb = 0, tb = 0;
+        GcvStatus st;
+        gcv_cuda_mem_info (&fb, &tb, &err);
+        printf ("out of memory: %zu of %zu MiB free after releasing\n", fb >> 20, tb >> 20);
+        /* On an H100 (driver 580), the first launch after ~all of the
+         * device was released reported cudaErrorMemoryAllocation in 3 of 3
+         * runs when nothing queried the device in between, and in 0 of 5
+         * with the cudaMemGetInfo above: not understood yet.  Either way it
+         * must be a clean error, and the next call must work: nothing may
+         * stay stuck. */
+        memset (&err, 0, sizeof (err));
+        st = gcv_canny_cuda_process (ctx, &p, &in, &out, stream, &err);
+        if (st != GCV_OK) {
+          printf ("out of memory: first launch after releasing reported: %s; retrying\n", err.message);
+          memset (&err, 0, sizeof (err));
+          st = gcv_canny_cuda_process (ctx, &p, &in, &out, stream, &err);
+        }
+        GCV_TEST_CHECK (st == GCV_OK && gcv_cuda_stream_sync (stream, &err) == GCV_OK,
+            "process after an out-of-memory error: %s", err.message);
+      }
+      gcv_cuda_free (out.data);
+      gcv_cuda_free (in.data);
+    }
+    gcv_canny_cuda_free (ctx);
+  }
+  printf ("out of memory: reported and recovered\n");
+}
+
 int
 main (void)
 {
@@ -327,6 +404,9 @@ main (void)
 
   setvbuf (stdout, NULL, _IOLBF, 0);
   gcv_test_gpu_policy ();
+  /* GCV_TEST_QUICK=1 (for compute-sanitizer runs): a few scenes, still every
+   * layout and parameter set, so every kernel instantiation runs */
+  quick = getenv ("GCV_TEST_QUICK") && atoi (getenv ("GCV_TEST_QUICK")) > 0;
   memset (&err, 0, sizeof (err));
   if (gcv_cuda_set_device (0, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK) {
     fprintf (stderr, "FAIL: CUDA setup: %s\n", err.message);
@@ -336,10 +416,9 @@ main (void)
   printf ("device: %s\ntest data: %s\n", desc, gcv_test_data_dir ());
 
   scenes = gcv_test_scenes_new (&n_scenes);
-  /* GCV_TEST_QUICK=1 (for compute-sanitizer runs): a few scenes, still every
-   * layout and parameter set, so every kernel instantiation runs */
-  quick = getenv ("GCV_TEST_QUICK") && atoi (getenv ("GCV_TEST_QUICK")) > 0;
   test_arguments ();
+  if (!quick)                   /* filling the device would starve compute-sanitizer too */
+    test_out_of_memory ();
   test_long_chain ();
   for (int s = 0; s < n_scenes && (!quick || s < 4); s++)
     test_scene (&scenes[s], s, scenes[s].large ? 2 : 1);

@@ -32,6 +32,9 @@
 
 /* PNG loading and the test data directory (tests/common) */
 #include "gcv-test.h"
+#if GCV_HAVE_CUDA
+#include "gcv-cuda.h"
+#endif
 
 static const gchar *const element_names[] = { "cpucanny", "cudacanny" };
 
@@ -2612,6 +2615,77 @@ GST_START_TEST (test_photos_cpu_cuda_identical)
 
 GST_END_TEST;
 
+/* Out of device memory while setting up for new caps: a RESOURCE /
+ * NO_SPACE_LEFT error on the bus and a refused buffer, never a crash.  Runs
+ * where a GPU is (and must, with GST_CUDA_VIDEO_REQUIRE_GPU=1). */
+GST_START_TEST (test_cuda_out_of_memory)
+{
+#if GCV_HAVE_CUDA
+  enum { MAX_HOG = 1024 };
+  void *hog[MAX_HOG];
+  gsize chunk = (gsize) 1 << 30;
+  gint n = 0;
+  GcvError cerr;
+  GstElement *e;
+  GstBus *bus;
+  GstHarness *h;
+  GstMessage *msg;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+  gchar *backend = NULL;
+  gboolean oom_seen = FALSE;
+
+  e = gst_element_factory_make ("cudacanny", NULL);
+  bus = gst_bus_new ();
+  g_object_set (e, "fallback", TRUE, NULL);
+  gst_element_set_bus (e, bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_harness_play (h);
+  g_object_get (e, "backend", &backend, NULL);
+  if (g_strcmp0 (backend, "cuda") != 0) {
+    fail_if (require_gpu (), "GST_CUDA_VIDEO_REQUIRE_GPU=1 but backend is %s", backend);
+    goto done;                  /* no GPU here: nothing to exhaust */
+  }
+
+  /* fill the device (the element's stream already exists) */
+  while (n < MAX_HOG && chunk >= ((gsize) 1 << 20)) {
+    if (gcv_cuda_malloc (&hog[n], chunk, &cerr) == GCV_OK)
+      n++;
+    else
+      chunk >>= 1;
+  }
+  gst_harness_set_src_caps_str (h,
+      "video/x-raw,format=GRAY8,width=8192,height=8192,framerate=30/1");
+  buf = gst_buffer_new_allocate (NULL, 8192 * 8192, NULL);
+  gst_buffer_memset (buf, 0, 0x5a, 8192 * 8192);
+  ret = gst_harness_push (h, buf);
+  fail_unless (ret != GST_FLOW_OK, "a frame went through with the device full");
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &err, &dbg);
+    if (err->domain == GST_RESOURCE_ERROR && err->code == GST_RESOURCE_ERROR_NO_SPACE_LEFT
+        && strstr (dbg, "cudaErrorMemoryAllocation"))
+      oom_seen = TRUE;
+    GST_INFO ("error: %s (%s)", err->message, dbg);
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+  fail_unless (oom_seen, "no RESOURCE/NO_SPACE_LEFT error naming cudaErrorMemoryAllocation");
+  while (n > 0)
+    gcv_cuda_free (hog[--n]);
+
+done:
+  g_free (backend);
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+#endif
+}
+
+GST_END_TEST;
+
 static Suite *
 canny_suite (void)
 {
@@ -2643,6 +2717,7 @@ canny_suite (void)
   tcase_add_loop_test (tc, test_eos, 0, n);
   tcase_add_loop_test (tc, test_stats, 0, n);
   tcase_add_test (tc, test_cuda_fallback);
+  tcase_add_test (tc, test_cuda_out_of_memory);
   tcase_add_loop_test (tc, test_photos_opencv, 0, n);
   tcase_add_test (tc, test_photos_cpu_cuda_identical);
   return s;
