@@ -16,6 +16,11 @@
 #if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
 #include "gcv-cuda.h"
 
+#define GCV_TEST_WITH_CUDA 1
+#else
+#define GCV_TEST_WITH_CUDA 0
+#endif
+
 long gcv_test_checks;
 long gcv_test_failures;
 
@@ -47,10 +52,6 @@ gcv_test_now_s (void)
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
-#define GCV_TEST_WITH_CUDA 1
-#else
-#define GCV_TEST_WITH_CUDA 0
-#endif
 
 void *
 gcv_test_malloc (size_t size)
