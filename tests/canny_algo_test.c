@@ -739,26 +739,7 @@ test_blur_fixtures (void)
 
 /* ---- 5. CPU against the reference --------------------------------------------------------- */
 
-static GcvLumaInput
-layout_by_index (int i)
-{
-  switch (i) {
-    case 0:
-      return gcv_test_layout_gray8 ();
-    case 1:
-      return gcv_test_layout_gray16le ();
-    case 2:
-      return gcv_test_layout_packed32 (0, 1, 2);        /* RGBA / RGBx */
-    case 3:
-      return gcv_test_layout_packed32 (2, 1, 0);        /* BGRA / BGRx */
-    case 4:
-      return gcv_test_layout_packed32 (1, 2, 3);        /* ARGB / xRGB */
-    default:
-      return gcv_test_layout_packed32 (3, 2, 1);        /* ABGR / xBGR */
-  }
-}
 
-#define N_LAYOUTS 6
 
 static size_t
 pad_for (GcvLumaLayout layout, int k)
@@ -769,8 +750,8 @@ pad_for (GcvLumaLayout layout, int k)
 }
 
 typedef struct {
-  GcvCannyCpu *ctx[N_LAYOUTS];
-  GcvPlane in[N_LAYOUTS];
+  GcvCannyCpu *ctx[GCV_TEST_N_LAYOUTS];
+  GcvPlane in[GCV_TEST_N_LAYOUTS];
 } SceneInputs;
 
 static long cpu_runs;
@@ -784,7 +765,7 @@ cpu_case (const GcvTestScene * sc, SceneInputs * si, int li, const GcvCannyParam
   GcvPlane out;
   GcvError err;
   char pd[160], lname[16], what[600];
-  GcvLumaInput layout = layout_by_index (li);
+  GcvLumaInput layout = gcv_test_layout_by_index (li);
 
   out.width = w;
   out.height = h;
@@ -831,8 +812,8 @@ test_cpu_vs_reference (GcvTestScene * scenes, int n_scenes)
     int combo = 0;
 
     memset (&si, 0, sizeof (si));
-    for (int li = 0; li < N_LAYOUTS; li++) {
-      GcvLumaInput layout = layout_by_index (li);
+    for (int li = 0; li < GCV_TEST_N_LAYOUTS; li++) {
+      GcvLumaInput layout = gcv_test_layout_by_index (li);
       GcvError err;
       uint8_t *pl;
       char lname[16];
@@ -870,8 +851,8 @@ test_cpu_vs_reference (GcvTestScene * scenes, int n_scenes)
           ref_nms_classes (dx, dy, w, h, p.l2_gradient, lo, hi, cls);
           ref_hysteresis (cls, w, h, expect);
         }
-        for (int li = 0; li < N_LAYOUTS; li++) {
-          int pick = exhaustive || !sc->large || li == combo % N_LAYOUTS;
+        for (int li = 0; li < GCV_TEST_N_LAYOUTS; li++) {
+          int pick = exhaustive || !sc->large || li == combo % GCV_TEST_N_LAYOUTS;
           if (!pick || si.ctx[li] == NULL)
             continue;
           cpu_case (sc, &si, li, &p, 1, expect, (combo + li) % 4 == 0 ? 0 : (combo + li) % 4 * 7 - 6);
@@ -881,7 +862,7 @@ test_cpu_vs_reference (GcvTestScene * scenes, int n_scenes)
         }
       }
     }
-    for (int li = 0; li < N_LAYOUTS; li++) {
+    for (int li = 0; li < GCV_TEST_N_LAYOUTS; li++) {
       gcv_canny_cpu_free (si.ctx[li]);
       free (si.in[li].data);
     }

@@ -28,26 +28,7 @@
 
 static void *stream;
 
-static GcvLumaInput
-layout_by_index (int i)
-{
-  switch (i) {
-    case 0:
-      return gcv_test_layout_gray8 ();
-    case 1:
-      return gcv_test_layout_gray16le ();
-    case 2:
-      return gcv_test_layout_packed32 (0, 1, 2);
-    case 3:
-      return gcv_test_layout_packed32 (2, 1, 0);
-    case 4:
-      return gcv_test_layout_packed32 (1, 2, 3);
-    default:
-      return gcv_test_layout_packed32 (3, 2, 1);
-  }
-}
 
-#define N_LAYOUTS 6
 
 /* A device copy of a host plane.  pitched: cudaMallocPitch, padding set to
  * 0xcd; else one cudaMalloc block with the host stride, padding garbage
@@ -186,8 +167,8 @@ test_scene (const GcvTestScene * sc, int si, int repeats)
   uint8_t *expect = gcv_test_malloc ((size_t) w * h);
   int combo = 0;
 
-  for (int li = 0; li < N_LAYOUTS; li++) {
-    GcvLumaInput layout = layout_by_index (li);
+  for (int li = 0; li < GCV_TEST_N_LAYOUTS; li++) {
+    GcvLumaInput layout = gcv_test_layout_by_index (li);
     int bpp = gcv_luma_bytes_per_pixel (layout.layout);
     GcvPlane host = gcv_test_make_plane (layout, &sc->rgb, pad_for (layout.layout, si + li),
         (uint32_t) (si * 31 + li));
@@ -212,7 +193,7 @@ test_scene (const GcvTestScene * sc, int si, int repeats)
         GcvCannyParams p;
         int m;
         /* large scenes: each parameter set on one layout only */
-        if (sc->large && (combo % N_LAYOUTS) != li)
+        if (sc->large && (combo % GCV_TEST_N_LAYOUTS) != li)
           continue;
         ref_make_params (&ref_blur_cases[b], &ref_detect_cases[d], &p);
         if (cpu_expect (layout, &host, &p, expect) != 0)
@@ -321,34 +302,24 @@ test_arguments (void)
 static void
 test_out_of_memory (void)
 {
-  enum { MAX_HOG = 1024 };
-  void *hog[MAX_HOG];
-  size_t chunk = (size_t) 1 << 30;
-  int n = 0;
+  GcvTestDeviceHog hog;
   GcvError err;
   GcvCannyCuda *ctx;
 
-  memset (&err, 0, sizeof (err));
-  while (n < MAX_HOG && chunk >= ((size_t) 1 << 20)) {
-    if (gcv_cuda_malloc (&hog[n], chunk, &err) == GCV_OK)
-      n++;
-    else
-      chunk >>= 1;
-  }
+  gcv_test_fill_device (&hog);
   {
     size_t fb = 0, tb = 0;
     gcv_cuda_mem_info (&fb, &tb, &err);
-    printf ("out of memory: %d blocks held, %zu MiB free\n", n, fb >> 20);
+    printf ("out of memory: %zu MiB held in %d blocks, %zu MiB free\n", hog.bytes >> 20, hog.n, fb >> 20);
   }
   memset (&err, 0, sizeof (err));
   ctx = gcv_canny_cuda_new (gcv_test_layout_gray8 (), 8192, 8192, &err);
-  GCV_TEST_CHECK (ctx == NULL, "cuda_new(8192x8192) succeeded with the device full (%d MiB held)",
-      n > 0 ? (int) (chunk >> 20) : 0);
+  GCV_TEST_CHECK (ctx == NULL, "cuda_new(8192x8192) succeeded with the device full (%zu MiB held)",
+      hog.bytes >> 20);
   GCV_TEST_CHECK (err.status == GCV_ERROR_NO_MEMORY && strstr (err.message, "cudaErrorMemoryAllocation"),
       "out of memory reported as status %d: %s", err.status, err.message);
   gcv_canny_cuda_free (ctx);
-  while (n > 0)
-    gcv_cuda_free (hog[--n]);
+  gcv_test_release_device (&hog);
 
   /* the failed allocation must not leak into the next launch check */
   memset (&err, 0, sizeof (err));

@@ -717,3 +717,51 @@ gcv_test_scenes_free (GcvTestScene * scenes, int n_scenes)
     gcv_test_image_clear (&scenes[i].rgb);
   free (scenes);
 }
+
+GcvLumaInput
+gcv_test_layout_by_index (int i)
+{
+  switch (i) {
+    case 0:
+      return gcv_test_layout_gray8 ();
+    case 1:
+      return gcv_test_layout_gray16le ();
+    case 2:
+      return gcv_test_layout_packed32 (0, 1, 2);        /* RGBA / RGBx */
+    case 3:
+      return gcv_test_layout_packed32 (2, 1, 0);        /* BGRA / BGRx */
+    case 4:
+      return gcv_test_layout_packed32 (1, 2, 3);        /* ARGB / xRGB */
+    default:
+      return gcv_test_layout_packed32 (3, 2, 1);        /* ABGR / xBGR */
+  }
+}
+
+#if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
+void
+gcv_test_fill_device (GcvTestDeviceHog * hog)
+{
+  const int max = (int) (sizeof (hog->blocks) / sizeof (hog->blocks[0]));
+  size_t chunk = (size_t) 1 << 30;
+  GcvError err;
+
+  hog->n = 0;
+  hog->bytes = 0;
+  while (hog->n < max && chunk >= ((size_t) 1 << 20)) {
+    if (gcv_cuda_malloc (&hog->blocks[hog->n], chunk, &err) == GCV_OK) {
+      hog->n++;
+      hog->bytes += chunk;
+    } else {
+      chunk >>= 1;
+    }
+  }
+}
+
+void
+gcv_test_release_device (GcvTestDeviceHog * hog)
+{
+  while (hog->n > 0)
+    gcv_cuda_free (hog->blocks[--hog->n]);
+  hog->bytes = 0;
+}
+#endif

@@ -95,6 +95,23 @@ GcvLumaInput gcv_test_layout_gray8 (void);
 GcvLumaInput gcv_test_layout_gray16le (void);
 GcvLumaInput gcv_test_layout_packed32 (int r_offset, int g_offset, int b_offset);
 const char *gcv_test_layout_name (GcvLumaInput input, char *buf, size_t len);
+/* The layouts every backend test covers, by index 0 .. GCV_TEST_N_LAYOUTS-1:
+ * GRAY8, GRAY16LE, then packed32 RGBx, BGRx, xRGB, xBGR. */
+#define GCV_TEST_N_LAYOUTS 6
+GcvLumaInput gcv_test_layout_by_index (int i);
+
+#if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
+/* Device memory taken in ever smaller blocks (1 GiB down to 1 MiB) until
+ * none is left, for out-of-memory tests; give it back with
+ * gcv_test_release_device. */
+typedef struct {
+  void *blocks[1024];
+  int n;
+  size_t bytes;
+} GcvTestDeviceHog;
+void gcv_test_fill_device (GcvTestDeviceHog * hog);
+void gcv_test_release_device (GcvTestDeviceHog * hog);
+#endif
 
 /* A small deterministic PRNG (xorshift32); never returns 0 state. */
 uint32_t gcv_test_rand (uint32_t * state);

@@ -2621,11 +2621,7 @@ GST_END_TEST;
 GST_START_TEST (test_cuda_out_of_memory)
 {
 #if GCV_HAVE_CUDA
-  enum { MAX_HOG = 1024 };
-  void *hog[MAX_HOG];
-  gsize chunk = (gsize) 1 << 30;
-  gint n = 0;
-  GcvError cerr;
+  GcvTestDeviceHog hog;
   GstElement *e;
   GstBus *bus;
   GstHarness *h;
@@ -2648,12 +2644,7 @@ GST_START_TEST (test_cuda_out_of_memory)
   }
 
   /* fill the device (the element's stream already exists) */
-  while (n < MAX_HOG && chunk >= ((gsize) 1 << 20)) {
-    if (gcv_cuda_malloc (&hog[n], chunk, &cerr) == GCV_OK)
-      n++;
-    else
-      chunk >>= 1;
-  }
+  gcv_test_fill_device (&hog);
   gst_harness_set_src_caps_str (h,
       "video/x-raw,format=GRAY8,width=8192,height=8192,framerate=30/1");
   buf = gst_buffer_new_allocate (NULL, 8192 * 8192, NULL);
@@ -2672,9 +2663,8 @@ GST_START_TEST (test_cuda_out_of_memory)
     g_free (dbg);
     gst_message_unref (msg);
   }
+  gcv_test_release_device (&hog);
   fail_unless (oom_seen, "no RESOURCE/NO_SPACE_LEFT error naming cudaErrorMemoryAllocation");
-  while (n > 0)
-    gcv_cuda_free (hog[--n]);
 
 done:
   g_free (backend);
