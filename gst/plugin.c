@@ -12,6 +12,7 @@
 
 #include <gst/gst.h>
 
+#include "gstcudabsplinescale.h"
 #include "gstcudacanny.h"
 
 static gboolean
@@ -21,6 +22,7 @@ plugin_init (GstPlugin * plugin)
 
   /* each registers its cuda* and cpu* element */
   ret |= GST_ELEMENT_REGISTER (cudacanny, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudabsplinescale, plugin);
   return ret;
 }
 

@@ -7,8 +7,10 @@
 #   3. cudacanny vs cpucanny through gst-launch on the photos (scripts/gpu-smoke.sh)
 #   4. the benchmark, table + JSON
 # Logs go to $OUT (or ./gpu-proof-out).  Exit status: number of failed steps.
-# STEPS selects steps (default "test sanitize smoke bench"); BENCH_ARGS adds
-# options to bench-canny.
+# STEPS selects steps (default "test sanitize smoke bench"); SANITIZE lists
+# the CUDA test programs for step 2 (default: every tests/*-cuda-test built);
+# BENCH the benchmarks (default "canny bsplinescale"); BENCH_ARGS adds
+# options to each.
 set -u
 B=${1:-build-gpu}
 OUT=${OUT:-$PWD/gpu-proof-out}
@@ -28,24 +30,27 @@ GST_CUDA_VIDEO_REQUIRE_GPU=1 meson test -C "$B" --no-rebuild --print-errorlogs >
 grep -E "^ *[0-9]+/[0-9]+ " "$OUT/meson-test.txt"
 fi
 
-want sanitize && for tool in memcheck racecheck synccheck initcheck; do
-  GCV_TEST_QUICK=1 GCV_TEST_DATA_DIR=$PWD/tests timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 \
-    "$B/tests/canny-cuda-test" > "$OUT/sanitizer-$tool.txt" 2>&1 \
-    && step "compute-sanitizer $tool" ok || step "compute-sanitizer $tool" FAILED
-  grep -E "SUMMARY|PASS|FAIL" "$OUT/sanitizer-$tool.txt" | tail -2
+SANITIZE=${SANITIZE:-$(cd "$B/tests" && ls *-cuda-test 2>/dev/null)}
+want sanitize && for prog in $SANITIZE; do
+  for tool in memcheck racecheck synccheck initcheck; do
+    GCV_TEST_QUICK=1 GCV_TEST_DATA_DIR=$PWD/tests timeout 400 compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$B/tests/$prog" > "$OUT/sanitizer-$prog-$tool.txt" 2>&1 \
+      && step "compute-sanitizer $tool $prog" ok || step "compute-sanitizer $tool $prog" FAILED
+    grep -E "SUMMARY|PASS|FAIL" "$OUT/sanitizer-$prog-$tool.txt" | tail -2
+  done
 done
 
 if want smoke; then
 bash scripts/gpu-smoke.sh "$B" > "$OUT/smoke.txt" 2>&1
 tail -1 "$OUT/smoke.txt"
-grep -q " 0 different" "$OUT/smoke.txt" && step "gst-launch cudacanny == cpucanny" ok || step "gst-launch cudacanny == cpucanny" FAILED
+grep -q " 0 different" "$OUT/smoke.txt" && step "gst-launch cuda* == cpu*" ok || step "gst-launch cuda* == cpu*" FAILED
 fi
 
-if want bench; then
-# shellcheck disable=SC2086
-"$B/tests/bench/bench-canny" --json "$OUT/bench-canny.json" ${BENCH_ARGS:-} > "$OUT/bench-canny.txt" 2>&1 \
-  && step "benchmark" ok || step "benchmark" FAILED
-sed -n '/^size /,$p' "$OUT/bench-canny.txt"
-fi
+want bench && for b in ${BENCH:-canny bsplinescale}; do
+  # shellcheck disable=SC2086
+  "$B/tests/bench/bench-$b" --json "$OUT/bench-$b.json" ${BENCH_ARGS:-} > "$OUT/bench-$b.txt" 2>&1 \
+    && step "benchmark $b" ok || step "benchmark $b" FAILED
+  cat "$OUT/bench-$b.txt"
+done
 echo "gpu-proof: $failed step(s) failed"
 exit $failed
