@@ -233,6 +233,15 @@ sample_bytes (GcvSampleType type)
   return type == GCV_SAMPLE_U8 ? 1 : type == GCV_SAMPLE_U16 ? 2 : 4;
 }
 
+int
+gcv_scale_planes_aligned (const GcvScaleGeometry * geom, const GcvPlane * in, const GcvPlane * out)
+{
+  size_t a = sample_bytes (geom->type);
+
+  return (uintptr_t) in->data % a == 0 && (uintptr_t) out->data % a == 0 && in->stride % a == 0
+      && out->stride % a == 0;
+}
+
 void
 gcv_scale_cpu_free (GcvScaleCpu * ctx)
 {
@@ -490,6 +499,11 @@ gcv_scale_cpu_process (GcvScaleCpu * ctx, const GcvScaleParams * params, const G
 
   if (why) {
     gcv_error_set (err, GCV_ERROR_INVALID, "%s", why);
+    return GCV_ERROR_INVALID;
+  }
+  if (!gcv_scale_planes_aligned (g, in, out)) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "plane data and strides must be multiples of %zu bytes",
+        sample_bytes (g->type));
     return GCV_ERROR_INVALID;
   }
   if (in->width != g->in_width || in->height != g->in_height || out->width != g->out_width

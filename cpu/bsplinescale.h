@@ -29,7 +29,7 @@
  *  - Weights: taps i = ceil(x - r) .. floor(x + r) (r the possibly stretched
  *    radius; a tap at exactly |x - i| = r has weight 0 and is dropped),
  *    w_i = phi(x - i) computed in double, divided by their sum, rounded to
- *    float.  gcv_scale_axis_fill() builds these tables; both backends use it.
+ *    float.  gcv_scale_axis_init() builds these tables; both backends use it.
  *  - Prefilter (bspline only): on float samples, first along y (every column
  *    of every channel), then along x.  A scanline of n samples is cut into
  *    segments of S = GCV_BSPLINE_SEGMENT samples; for the segment starting
@@ -50,6 +50,8 @@
  *    even and clamped to [0, 255] or [0, 65535].
  *  - Channels are interleaved (RGBA: 4, NV12's UV plane: 2) and filtered
  *    independently; alpha is not premultiplied.
+ *  - Planes: data and stride aligned to the sample size (2 bytes for U16,
+ *    4 for F32); _process refuses others.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -118,6 +120,9 @@ int gcv_scale_axis_taps (const GcvScaleParams * params, int n_in, int n_out);
 GcvStatus gcv_scale_axis_init (GcvScaleAxis * axis, const GcvScaleParams * params, int n_in,
     int n_out, GcvError * err);
 void gcv_scale_axis_clear (GcvScaleAxis * axis);
+/* Whether both planes' data and strides are multiples of the sample size. */
+int gcv_scale_planes_aligned (const GcvScaleGeometry * geom, const GcvPlane * in,
+    const GcvPlane * out);
 
 /* CPU backend: one context per plane geometry, all working memory made in
  * _new.  Planes: width/height in pixels, stride in bytes.  n_threads 0 =

@@ -109,9 +109,12 @@ prefilter_columns (const T * __restrict__ in, size_t in_pitch, float *__restrict
   const int a = blockIdx.y * SEG;
   if (e >= row_floats)
     return;
+  /* the same for the whole block: interior segments never mirror */
+  const bool interior = a >= WARM && a + SEG + WARM <= height;
   prefilter_segment (a,
       [&](int j) {
-        const T *row = (const T *) ((const char *) in + in_pitch * mirror_index (j, height));
+        const int r = interior ? j : mirror_index (j, height);
+        const T *row = (const T *) ((const char *) in + in_pitch * r);
         return load_sample (row + e);
       },
       [&](int j, float c) {
@@ -135,8 +138,12 @@ prefilter_rows (const float *__restrict__ in, size_t in_pitch, float *__restrict
     return;
   const float *src = (const float *) ((const char *) in + in_pitch * r) + c;
   float *dst = (float *) ((char *) out + out_pitch * r) + c;
+  const bool interior = a >= WARM && a + SEG + WARM <= width;
   prefilter_segment (a,
-      [&](int j) { return __ldg (src + (size_t) mirror_index (j, width) * channels); },
+      [&](int j) {
+        const int x = interior ? j : mirror_index (j, width);
+        return __ldg (src + (size_t) x * channels);
+      },
       [&](int j, float v) {
         if (j < width)
           dst[(size_t) j * channels] = v;
@@ -360,6 +367,11 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
   const char *why = gcv_scale_params_check (params);
   if (why) {
     gcv_error_set (err, GCV_ERROR_INVALID, "bsplinescale: %s", why);
+    return GCV_ERROR_INVALID;
+  }
+  if (!gcv_scale_planes_aligned (g, in, out)) {
+    gcv_error_set (err, GCV_ERROR_INVALID,
+        "bsplinescale: device plane data and pitches must be multiples of the sample size");
     return GCV_ERROR_INVALID;
   }
   if (in->width != g->in_width || in->height != g->in_height || out->width != g->out_width
