@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets everything up, then runs cudacanny on a real photo and writes
-#   out/coffee-edges.png    the edge map
-#   out/coffee-overlay.png  the photo with its edges painted green
+# Sets everything up, then runs the elements on a real photo and writes
+#   out/coffee-edges.png    cudacanny: the edge map
+#   out/coffee-overlay.png  cudacanny: the photo with its edges painted green
+#   out/coffee-x3.png       cudabsplinescale: the photo enlarged 3x with the B-spline
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -24,5 +25,10 @@ gst-launch-1.0 -q filesrc location="$input" ! pngdec ! videoconvert ! video/x-ra
   ! cudacanny mode=overlay low-threshold=40 high-threshold=120 overlay-color=0xff00ff00 \
   ! videoconvert ! pngenc ! filesink location=out/coffee-overlay.png
 
-echo "demo: cudacanny ran on $backend"
-echo "demo: wrote out/coffee-edges.png (edge map) and out/coffee-overlay.png (edges painted on the photo)"
+gst-launch-1.0 -q filesrc location="$input" ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
+  ! cudabsplinescale method=bspline ! video/x-raw,width=1800,height=1200 \
+  ! videoconvert ! pngenc ! filesink location=out/coffee-x3.png
+
+echo "demo: cudacanny and cudabsplinescale ran on $backend"
+echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
+echo "      and out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
