@@ -269,8 +269,9 @@ scale_dimension (gint v, gint num, gint den)
 /* Fixes the output size the way videoscale does: keep the display aspect
  * ratio DAR = width * par_n / (height * par_d) of the input.  A fixed
  * downstream width (or height) wins and the other follows; with neither
- * fixed the input height is kept; with both fixed the pixel aspect ratio
- * follows when it is free. */
+ * fixed the input height is kept; with both fixed, or when downstream's
+ * range cannot hold the size that keeps DAR, the pixel aspect ratio follows
+ * when it is free. */
 static GstCaps *
 gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * othercaps)
@@ -278,8 +279,9 @@ gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirect
   GstStructure *ins, *outs;
   gint from_w, from_h, from_par_n = 1, from_par_d = 1, to_par_n = 1, to_par_d = 1;
   gint dar_n, dar_d, w = 0, h = 0;
-  gboolean w_fixed, h_fixed;
+  gboolean w_fixed, h_fixed, par_free, size_kept = TRUE;
   const GValue *par;
+  GValue par_range = G_VALUE_INIT;
 
   othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
   ins = gst_caps_get_structure (caps, 0);
@@ -311,10 +313,14 @@ gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirect
   }
 
   /* keep the input's pixel shape when downstream allows it */
+  par_free = par != NULL && !gst_value_is_fixed (par);
+  if (par_free) {
+    g_value_init (&par_range, G_VALUE_TYPE (par));
+    g_value_copy (par, &par_range);
+    gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio", from_par_n,
+        from_par_d);
+  }
   if (par) {
-    if (!gst_value_is_fixed (par))
-      gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio", from_par_n,
-          from_par_d);
     gst_structure_get_fraction (outs, "pixel-aspect-ratio", &to_par_n, &to_par_d);
   } else {
     to_par_n = from_par_n;
@@ -323,23 +329,45 @@ gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirect
 
   {
     /* width / height = DAR / par_out */
-    gint ratio_n, ratio_d;
+    gint ratio_n, ratio_d, want;
     if (!gst_util_fraction_multiply (dar_n, dar_d, to_par_d, to_par_n, &ratio_n, &ratio_d)) {
       ratio_n = from_w;
       ratio_d = from_h;
     }
     if (w_fixed) {
-      gst_structure_fixate_field_nearest_int (outs, "height", scale_dimension (w, ratio_d, ratio_n));
+      want = scale_dimension (w, ratio_d, ratio_n);
+      gst_structure_fixate_field_nearest_int (outs, "height", want);
+      gst_structure_get_int (outs, "height", &h);
+      size_kept = h == want;
     } else if (h_fixed) {
-      gst_structure_fixate_field_nearest_int (outs, "width", scale_dimension (h, ratio_n, ratio_d));
+      want = scale_dimension (h, ratio_n, ratio_d);
+      gst_structure_fixate_field_nearest_int (outs, "width", want);
+      gst_structure_get_int (outs, "width", &w);
+      size_kept = w == want;
     } else {
       gst_structure_fixate_field_nearest_int (outs, "height", from_h);
       gst_structure_get_int (outs, "height", &h);
-      gst_structure_fixate_field_nearest_int (outs, "width", scale_dimension (h, ratio_n, ratio_d));
+      want = scale_dimension (h, ratio_n, ratio_d);
+      gst_structure_fixate_field_nearest_int (outs, "width", want);
+      gst_structure_get_int (outs, "width", &w);
+      size_kept = w == want;
     }
+  }
+  /* downstream's size range could not hold the aspect-keeping size: keep
+   * the display aspect ratio with the pixel aspect ratio instead, as
+   * videoscale does, when downstream leaves it open */
+  if (par_free && !size_kept) {
+    gint n, d;
+    gst_structure_set_value (outs, "pixel-aspect-ratio", &par_range);
+    if (gst_util_fraction_multiply (dar_n, dar_d, h, w, &n, &d))
+      gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio", n, d);
+    else
+      gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio", to_par_n, to_par_d);
   }
 
 done:
+  if (G_IS_VALUE (&par_range))
+    g_value_unset (&par_range);
   othercaps = gst_caps_fixate (othercaps);
   GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
