@@ -1,0 +1,651 @@
+/* gst-cuda-video: the CUDA B-spline scaler (kernels/bsplinescale.cu) must
+ * equal the CPU one (cpu/bsplinescale.c, itself checked against SciPy and a
+ * float64 reference by bsplinescale_algo_test.c) bit for bit.
+ *
+ * Exits 77 (skip) when there is no usable GPU or no CUDA in the build,
+ * unless GST_CUDA_VIDEO_REQUIRE_GPU=1, which makes that a failure (see
+ * gcv_test_gpu_policy).  Covers:
+ *  - every method x antialias x U8 / U16 / F32 x 1..4 channels on 1x1 ->
+ *    7x5, 7x5 -> 1x1, 1x1 -> 1x1, 17x9 -> 5x23, 33x65 -> 100x7, 2x3 ->
+ *    1x40, 300x2 -> 1x500, 256x256 -> 512x512, 641x481 -> 1283x963,
+ *    1920x1080 -> 1280x720, 176x144 -> 1232x1008, 1920x1080 -> 7x5 (long
+ *    antialias filters): memcmp against the CPU output; one context per
+ *    geometry, type and channel count, so the FIR tables are rebuilt and
+ *    re-uploaded at every parameter change;
+ *  - device planes from cudaMallocPitch and linear ones with odd strides
+ *    and garbage (NaN for F32) in the input padding; the output padding
+ *    must stay untouched;
+ *  - F32 against the SciPy fixtures (tests/fixtures/scipy-bspline/) to 1e-4
+ *    of the data range, and bit-identical to the CPU there too;
+ *  - parameters changing between frames on one context (and back), the
+ *    same parameters twice, other planes on the same context;
+ *  - argument checks of _new and _process.
+ * GCV_TEST_QUICK=1 (for compute-sanitizer): the small sizes and 256x256 ->
+ * 512x512 only, still every method, type and channel count.  (On an H100
+ * the full run takes seconds, most of it the CPU side.)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bsplinescale.h"
+#include "gcv-test.h"
+
+#if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
+#include "gcv-cuda.h"
+
+#define SCIPY_TOL_F32 1e-4
+
+static void *stream;
+static const char *const method_names[] = { "bspline", "catmull-rom", "bilinear", "nearest" };
+static const char *const type_names[] = { "U8", "U16", "F32" };
+
+static size_t
+sample_bytes (GcvSampleType t)
+{
+  return t == GCV_SAMPLE_U8 ? 1 : t == GCV_SAMPLE_U16 ? 2 : 4;
+}
+
+static GcvScaleParams
+params_make (GcvScaleMethod m, int aa)
+{
+  GcvScaleParams p;
+  memset (&p, 0, sizeof (p));
+  p.method = m;
+  p.antialias = aa;
+  return p;
+}
+
+static GcvScaleGeometry
+geom_make (GcvSampleType type, int channels, int iw, int ih, int ow, int oh)
+{
+  GcvScaleGeometry g;
+  memset (&g, 0, sizeof (g));
+  g.type = type;
+  g.channels = channels;
+  g.in_width = iw;
+  g.in_height = ih;
+  g.out_width = ow;
+  g.out_height = oh;
+  return g;
+}
+
+/* ---- host planes ---------------------------------------------------------- */
+
+static GcvPlane
+host_new (GcvSampleType type, int C, int w, int h, size_t pad)
+{
+  GcvPlane p;
+  p.width = w;
+  p.height = h;
+  p.stride = (size_t) w * C * sample_bytes (type) + pad;
+  p.data = gcv_test_malloc (p.stride * h);
+  return p;
+}
+
+static void
+host_put (GcvPlane * p, GcvSampleType type, int C, int x, int y, int c, double v)
+{
+  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->stride;
+  size_t i = (size_t) x * C + c;
+  if (type == GCV_SAMPLE_U8) {
+    row[i] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+  } else if (type == GCV_SAMPLE_U16) {
+    uint16_t u = (uint16_t) (v < 0 ? 0 : v > 65535 ? 65535 : v);
+    memcpy (row + 2 * i, &u, 2);
+  } else {
+    float f = (float) v;
+    memcpy (row + 4 * i, &f, 4);
+  }
+}
+
+static double
+host_get (const GcvPlane * p, GcvSampleType type, int C, int x, int y, int c)
+{
+  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->stride;
+  size_t i = (size_t) x * C + c;
+  if (type == GCV_SAMPLE_U8)
+    return row[i];
+  if (type == GCV_SAMPLE_U16) {
+    uint16_t u;
+    memcpy (&u, row + 2 * i, 2);
+    return u;
+  } else {
+    float f;
+    memcpy (&f, row + 4 * i, 4);
+    return f;
+  }
+}
+
+static GcvTestImage photos[4];
+
+static int
+photo_sample (int ph, int x, int y, int c)
+{
+  const GcvTestImage *im = &photos[ph];
+  const uint8_t *p;
+  x = ((x % im->width) + im->width) % im->width;
+  y = ((y % im->height) + im->height) % im->height;
+  p = im->data + (size_t) y * im->stride + (size_t) x * im->channels;
+  return im->channels == 1 ? p[0] : p[c % 3];
+}
+
+/* A photo tile (channel 3: another part of the photo), noise in a corner
+ * block so that clamping and overshoot occur; U16 v * 257 + d, F32
+ * (v - 100) / 50 + d / 12800 with d pseudo-random in [-128, 128].  The
+ * padding holds garbage, NaN / FLT_MAX words for F32. */
+static GcvPlane
+make_input (GcvSampleType type, int C, int w, int h, int variant, size_t pad, uint32_t seed)
+{
+  GcvPlane p = host_new (type, C, w, h, pad);
+  uint32_t st = seed * 2654435761u + 7u;
+  int ph = variant % 4;
+  for (size_t i = 0; i < p.stride * h; i++)
+    ((uint8_t *) p.data)[i] = (uint8_t) (gcv_test_rand (&st) >> 24);
+  if (type == GCV_SAMPLE_F32)
+    for (int y = 0; y < h; y++)
+      for (size_t b = (size_t) w * C * 4; b + 4 <= p.stride; b += 4) {
+        uint32_t v = (b / 4) & 1 ? 0x7fc00001u : 0x7f7fffffu;
+        memcpy ((uint8_t *) p.data + (size_t) y * p.stride + b, &v, 4);
+      }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < C; c++) {
+        int v;
+        double d = (double) (gcv_test_rand (&st) % 257u) - 128.0;
+        if (x < 12 && y < 12)
+          v = (int) (gcv_test_rand (&st) >> 24);
+        else if (c == 3)
+          v = 255 - photo_sample ((ph + 1) % 4, 3 * x + 17, y + 31, 1);
+        else
+          v = photo_sample (ph, x + 29 * variant, y + 13 * variant, c);
+        if (type == GCV_SAMPLE_U8)
+          host_put (&p, type, C, x, y, c, v);
+        else if (type == GCV_SAMPLE_U16)
+          host_put (&p, type, C, x, y, c, v * 257.0 + d);
+        else
+          host_put (&p, type, C, x, y, c, (v - 100) / 50.0 + d / 12800.0);
+      }
+  return p;
+}
+
+/* ---- device planes -------------------------------------------------------- */
+
+/* A device copy of a host plane.  pitched: cudaMallocPitch, padding set to
+ * 0xcd; else one cudaMalloc block with the host stride, the padding garbage
+ * uploaded with the rows. */
+static int
+dev_in_new (const GcvPlane * host, size_t row_bytes, int pitched, GcvPlane * dev)
+{
+  GcvError err;
+  memset (&err, 0, sizeof (err));
+  *dev = *host;
+  dev->data = NULL;
+  if (pitched) {
+    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row_bytes, host->height, &err) != GCV_OK
+        || gcv_cuda_memset_2d (dev->data, dev->stride, 0xcd, dev->stride, host->height, stream, &err) != GCV_OK
+        || gcv_cuda_upload_2d (dev->data, dev->stride, host->data, host->stride, row_bytes, host->height, stream,
+            &err) != GCV_OK) {
+      gcv_test_fail ("device input %dx%d: %s", host->width, host->height, err.message);
+      return -1;
+    }
+  } else if (gcv_cuda_malloc (&dev->data, host->stride * host->height, &err) != GCV_OK
+      || gcv_cuda_upload_2d (dev->data, host->stride, host->data, host->stride, host->stride, host->height, stream,
+          &err) != GCV_OK) {
+    gcv_test_fail ("device input %dx%d: %s", host->width, host->height, err.message);
+    return -1;
+  }
+  if (gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
+    gcv_test_fail ("upload: %s", err.message);
+    return -1;
+  }
+  return 0;
+}
+
+static int
+dev_out_new (int w, int h, size_t row_bytes, int pitched, size_t pad, GcvPlane * dev)
+{
+  GcvError err;
+  memset (&err, 0, sizeof (err));
+  dev->width = w;
+  dev->height = h;
+  dev->data = NULL;
+  if (pitched) {
+    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row_bytes, h, &err) != GCV_OK) {
+      gcv_test_fail ("device output %dx%d: %s", w, h, err.message);
+      return -1;
+    }
+  } else {
+    dev->stride = row_bytes + pad;
+    if (gcv_cuda_malloc (&dev->data, dev->stride * h, &err) != GCV_OK) {
+      gcv_test_fail ("device output %dx%d: %s", w, h, err.message);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* CPU result (n_threads 0), packed rows. */
+static int
+cpu_expect (const GcvScaleGeometry * g, const GcvScaleParams * p, const GcvPlane * host_in, GcvPlane * expect)
+{
+  GcvError err;
+  GcvScaleCpu *cpu;
+  GcvStatus st;
+  memset (&err, 0, sizeof (err));
+  *expect = host_new (g->type, g->channels, g->out_width, g->out_height, 0);
+  cpu = gcv_scale_cpu_new (g, &err);
+  if (cpu == NULL) {
+    gcv_test_fail ("cpu_new: %s", err.message);
+    return -1;
+  }
+  st = gcv_scale_cpu_process (cpu, p, host_in, expect, 0, &err);
+  gcv_scale_cpu_free (cpu);
+  if (st != GCV_OK) {
+    gcv_test_fail ("cpu_process: %s", err.message);
+    return -1;
+  }
+  return 0;
+}
+
+/* Runs ctx on dev_in -> dev_out (output prefilled with 0xa5), downloads it
+ * into got (dev_out->stride per row), checks the padding.  0 on success. */
+static int
+cuda_run (GcvScaleCuda * ctx, const GcvScaleGeometry * g, const GcvScaleParams * p, const GcvPlane * dev_in,
+    GcvPlane * dev_out, uint8_t * got, const char *what)
+{
+  GcvError err;
+  size_t row = (size_t) g->out_width * g->channels * sample_bytes (g->type);
+  memset (&err, 0, sizeof (err));
+  if (gcv_cuda_memset_2d (dev_out->data, dev_out->stride, 0xa5, dev_out->stride, dev_out->height, stream, &err)
+      != GCV_OK || gcv_scale_cuda_process (ctx, p, dev_in, dev_out, stream, &err) != GCV_OK
+      || gcv_cuda_download_2d (got, dev_out->stride, dev_out->data, dev_out->stride, dev_out->stride,
+          dev_out->height, stream, &err) != GCV_OK || gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
+    gcv_test_fail ("CUDA %s: %s", what, err.message);
+    return -1;
+  }
+  for (int y = 0; y < dev_out->height; y++)
+    for (size_t b = row; b < dev_out->stride; b++)
+      if (got[(size_t) y * dev_out->stride + b] != 0xa5) {
+        gcv_test_fail ("CUDA %s: output padding byte %zu of row %d (stride %zu) overwritten", what, b, y,
+            dev_out->stride);
+        return -1;
+      }
+  return 0;
+}
+
+/* memcmp of got (stride) against expect (packed); reports the first
+ * differing sample. */
+static long
+compare_bits (const GcvScaleGeometry * g, const uint8_t * got, size_t got_stride, const GcvPlane * expect,
+    const char *what)
+{
+  int C = g->channels;
+  size_t sb = sample_bytes (g->type);
+  long n = 0;
+  int fx = -1, fy = -1, fc = 0;
+  for (int y = 0; y < g->out_height; y++) {
+    const uint8_t *a = got + (size_t) y * got_stride, *b = (const uint8_t *) expect->data + (size_t) y * expect->stride;
+    if (memcmp (a, b, (size_t) g->out_width * C * sb) == 0)
+      continue;
+    for (int i = 0; i < g->out_width * C; i++)
+      if (memcmp (a + i * sb, b + i * sb, sb) != 0) {
+        if (n == 0) {
+          fx = i / C;
+          fy = y;
+          fc = i % C;
+        }
+        n++;
+      }
+  }
+  gcv_test_checks++;
+  if (n) {
+    GcvPlane gp = { (void *) got, g->out_width, g->out_height, got_stride };
+    gcv_test_fail ("CUDA vs CPU: %s: %ld of %d samples differ; first at (x=%d, y=%d, c=%d): got %.9g, CPU %.9g",
+        what, n, g->out_width * g->out_height * C, fx, fy, fc, host_get (&gp, g->type, C, fx, fy, fc),
+        host_get (expect, g->type, C, fx, fy, fc));
+  }
+  return n;
+}
+
+/* ---- CUDA vs CPU over sizes ------------------------------------------------ */
+
+typedef struct {
+  int iw, ih, ow, oh;
+  int large;
+} SizeCase;
+
+static const SizeCase size_cases[] = {
+  {1, 1, 7, 5, 0}, {7, 5, 1, 1, 0}, {1, 1, 1, 1, 0}, {17, 9, 5, 23, 0}, {33, 65, 100, 7, 0}, {2, 3, 1, 40, 0},
+  {300, 2, 1, 500, 0}, {256, 256, 512, 512, 1}, {641, 481, 1283, 963, 1}, {1920, 1080, 1280, 720, 1},
+  {176, 144, 1232, 1008, 1}, {1920, 1080, 7, 5, 1},
+};
+
+static void
+test_sizes (int quick)
+{
+  long runs = 0, combo = 0;
+  double t0 = gcv_test_now_s ();
+  for (size_t k = 0; k < sizeof (size_cases) / sizeof (size_cases[0]); k++) {
+    const SizeCase *z = &size_cases[k];
+    if (quick && z->large && z->iw != 256)
+      continue;
+    for (int t = 0; t < 3; t++)
+      for (int C = 1; C <= 4; C++) {
+        GcvSampleType type = (GcvSampleType) t;
+        GcvScaleGeometry g = geom_make (type, C, z->iw, z->ih, z->ow, z->oh);
+        size_t sb = sample_bytes (type), in_row = (size_t) z->iw * C * sb, out_row = (size_t) z->ow * C * sb;
+        int pitched = (int) ((k + t + C) & 1);
+        /* linear planes: odd strides for U8, whole samples otherwise */
+        size_t in_pad = sb == 1 ? 3 + 2 * (size_t) C : sb * (5 + C), out_pad = sb == 1 ? 1 + (size_t) C : sb * 3;
+        GcvPlane host = make_input (type, C, z->iw, z->ih, (int) k + C, in_pad, (uint32_t) (k * 100 + t * 10 + C));
+        GcvPlane din, dout;
+        GcvScaleCuda *ctx;
+        GcvError err;
+        uint8_t *got = NULL;
+        int any = 0;
+
+        /* quick: large sizes get every method x antialias x type once,
+         * channels rotating */
+        for (int m = 0; m < 4; m++)
+          for (int aa = 0; aa < 2; aa++)
+            any |= !(quick && z->large) || (int) ((k + t + m + aa) % 4) + 1 == C;
+        if (!any) {
+          free (host.data);
+          continue;
+        }
+        memset (&err, 0, sizeof (err));
+        ctx = gcv_scale_cuda_new (&g, &err);
+        GCV_TEST_CHECK (ctx != NULL, "cuda_new(%s x %d, %dx%d -> %dx%d): %s", type_names[t], C, z->iw, z->ih, z->ow,
+            z->oh, err.message);
+        if (ctx && dev_in_new (&host, in_row, pitched, &din) == 0) {
+          if (dev_out_new (z->ow, z->oh, out_row, !pitched, out_pad, &dout) == 0) {
+            got = gcv_test_malloc (dout.stride * z->oh);
+            for (int m = 0; m < 4; m++)
+              for (int aa = 0; aa < 2; aa++, combo++) {
+                GcvScaleParams p = params_make ((GcvScaleMethod) m, aa);
+                GcvPlane expect;
+                char what[300];
+                if (quick && z->large && (int) ((k + t + m + aa) % 4) + 1 != C)
+                  continue;
+                snprintf (what, sizeof (what), "%dx%d -> %dx%d, %s antialias %d, %s x %d, strides %zu -> %zu",
+                    z->iw, z->ih, z->ow, z->oh, method_names[m], aa, type_names[t], C, din.stride, dout.stride);
+                if (cpu_expect (&g, &p, &host, &expect) == 0) {
+                  if (cuda_run (ctx, &g, &p, &din, &dout, got, what) == 0)
+                    compare_bits (&g, got, dout.stride, &expect, what);
+                  runs++;
+                }
+                free (expect.data);
+              }
+            free (got);
+            gcv_cuda_free (dout.data);
+          }
+          gcv_cuda_free (din.data);
+        }
+        gcv_scale_cuda_free (ctx);
+        free (host.data);
+      }
+    printf ("  %dx%d -> %dx%d done (%ld runs so far, %.1f s, %ld failures)\n", z->iw, z->ih, z->ow, z->oh, runs,
+        gcv_test_now_s () - t0, gcv_test_failures);
+  }
+  (void) combo;
+}
+
+/* ---- parameters changing on one context ------------------------------------------- */
+
+static void
+test_param_changes (void)
+{
+  static const int seq[][2] = {
+    {0, 1}, {0, 1}, {2, 1}, {0, 0}, {1, 1}, {3, 0}, {3, 1}, {0, 1}, {1, 0}, {2, 0}, {2, 0}, {0, 1},
+  };
+  for (int t = 0; t < 3; t++) {
+    GcvSampleType type = (GcvSampleType) t;
+    int C = t == 0 ? 4 : t == 1 ? 2 : 1;
+    /* downscale in x, upscale in y: antialias changes the x table only */
+    GcvScaleGeometry g = geom_make (type, C, 150, 90, 61, 200);
+    size_t sb = sample_bytes (type);
+    GcvPlane host[2], din[2], dout;
+    GcvScaleCuda *ctx;
+    GcvError err;
+    uint8_t *got;
+    int ok = 1;
+    memset (&err, 0, sizeof (err));
+    ctx = gcv_scale_cuda_new (&g, &err);
+    GCV_TEST_CHECK (ctx != NULL, "cuda_new: %s", err.message);
+    if (ctx == NULL)
+      continue;
+    for (int i = 0; i < 2; i++) {
+      host[i] = make_input (type, C, 150, 90, 5 + i, sb * 8, (uint32_t) (900 + i));
+      ok &= dev_in_new (&host[i], (size_t) 150 * C * sb, i, &din[i]) == 0;
+    }
+    ok &= dev_out_new (61, 200, (size_t) 61 * C * sb, 1, 0, &dout) == 0;
+    got = gcv_test_malloc (dout.stride * 200);
+    for (size_t i = 0; ok && i < sizeof (seq) / sizeof (seq[0]); i++) {
+      GcvScaleParams p = params_make ((GcvScaleMethod) seq[i][0], seq[i][1]);
+      GcvPlane expect;
+      char what[200];
+      int pl = (int) (i % 3 == 2);
+      snprintf (what, sizeof (what), "one context, frame %zu: %s antialias %d, %s x %d, input %d", i,
+          method_names[seq[i][0]], seq[i][1], type_names[t], C, pl);
+      if (cpu_expect (&g, &p, &host[pl], &expect) == 0 && cuda_run (ctx, &g, &p, &din[pl], &dout, got, what) == 0)
+        compare_bits (&g, got, dout.stride, &expect, what);
+      free (expect.data);
+    }
+    free (got);
+    gcv_cuda_free (dout.data);
+    for (int i = 0; i < 2; i++) {
+      gcv_cuda_free (din[i].data);
+      free (host[i].data);
+    }
+    gcv_scale_cuda_free (ctx);
+  }
+}
+
+/* ---- SciPy fixtures --------------------------------------------------------------- */
+
+static float *
+read_f32 (const char *rel, size_t n)
+{
+  char *path = gcv_test_path (rel);
+  FILE *f = fopen (path, "rb");
+  float *v = gcv_test_malloc (sizeof (float) * n);
+  uint8_t *b = gcv_test_malloc (4 * n);
+  if (f == NULL || fread (b, 4, n, f) != n || fgetc (f) != EOF) {
+    fprintf (stderr, "FAIL: cannot read %zu floats from %s\n", n, path);
+    exit (1);
+  }
+  fclose (f);
+  for (size_t i = 0; i < n; i++) {
+    uint32_t u = (uint32_t) b[4 * i] | (uint32_t) b[4 * i + 1] << 8 | (uint32_t) b[4 * i + 2] << 16
+        | (uint32_t) b[4 * i + 3] << 24;
+    memcpy (&v[i], &u, 4);
+  }
+  free (b);
+  free (path);
+  return v;
+}
+
+static void
+test_scipy_fixtures (void)
+{
+  char *path = gcv_test_path ("fixtures/scipy-bspline/manifest.txt");
+  FILE *mf = fopen (path, "r");
+  char line[4096];
+  int n_cases = 0;
+  double worst_all = 0;
+  GcvScaleParams p = params_make (GCV_SCALE_BSPLINE, 0);
+  if (mf == NULL) {
+    gcv_test_fail ("cannot open %s", path);
+    free (path);
+    return;
+  }
+  while (fgets (line, sizeof (line), mf)) {
+    char fin[256], fout[256], kind[16], rel[400], what[400];
+    int iw, ih, ow, oh;
+    float *vin, *vout;
+    double lo = INFINITY, hi = -INFINITY, worst = 0;
+    GcvScaleGeometry g;
+    GcvPlane host, din, dout, expect;
+    GcvScaleCuda *ctx;
+    GcvError err;
+    uint8_t *got;
+    if (line[0] == '#' || line[0] == '\n')
+      continue;
+    if (sscanf (line, "%255s %d %d %d %d %255s %15s", fin, &iw, &ih, &ow, &oh, fout, kind) != 7) {
+      gcv_test_fail ("scipy manifest: bad line: %s", line);
+      continue;
+    }
+    snprintf (rel, sizeof (rel), "fixtures/scipy-bspline/%s", fin);
+    vin = read_f32 (rel, (size_t) iw * ih);
+    snprintf (rel, sizeof (rel), "fixtures/scipy-bspline/%s", fout);
+    vout = read_f32 (rel, (size_t) ow * oh);
+    n_cases++;
+    g = geom_make (GCV_SAMPLE_F32, 1, iw, ih, ow, oh);
+    host = host_new (GCV_SAMPLE_F32, 1, iw, ih, 0);
+    for (int i = 0; i < iw * ih; i++) {
+      ((float *) host.data)[i] = vin[i];
+      lo = fmin (lo, vin[i]);
+      hi = fmax (hi, vin[i]);
+    }
+    snprintf (what, sizeof (what), "scipy %s (%dx%d -> %dx%d) F32", fout, iw, ih, ow, oh);
+    memset (&err, 0, sizeof (err));
+    ctx = gcv_scale_cuda_new (&g, &err);
+    GCV_TEST_CHECK (ctx != NULL, "%s: cuda_new: %s", what, err.message);
+    if (ctx && dev_in_new (&host, (size_t) iw * 4, 1, &din) == 0) {
+      if (dev_out_new (ow, oh, (size_t) ow * 4, 1, 0, &dout) == 0) {
+        got = gcv_test_malloc (dout.stride * oh);
+        if (cuda_run (ctx, &g, &p, &din, &dout, got, what) == 0) {
+          GcvPlane gp = { got, ow, oh, dout.stride };
+          for (int y = 0; y < oh; y++)
+            for (int x = 0; x < ow; x++) {
+              double e = fabs (host_get (&gp, GCV_SAMPLE_F32, 1, x, y, 0) - vout[y * ow + x]) / (hi - lo);
+              worst = !(e <= worst) ? (isnan (e) ? INFINITY : e) : worst;
+            }
+          GCV_TEST_CHECK (worst <= SCIPY_TOL_F32, "%s: max error %.3g of the data range > %g", what, worst,
+              SCIPY_TOL_F32);
+          if (cpu_expect (&g, &p, &host, &expect) == 0)
+            compare_bits (&g, got, dout.stride, &expect, what);
+          free (expect.data);
+        }
+        free (got);
+        gcv_cuda_free (dout.data);
+      }
+      gcv_cuda_free (din.data);
+    }
+    if (worst > worst_all)
+      worst_all = worst;
+    gcv_scale_cuda_free (ctx);
+    free (host.data);
+    free (vin);
+    free (vout);
+  }
+  fclose (mf);
+  free (path);
+  GCV_TEST_CHECK (n_cases >= 5, "scipy manifest lists only %d cases", n_cases);
+  printf ("scipy fixtures: %d cases, CUDA F32 max error %.3g of the data range (limit %g)\n", n_cases, worst_all,
+      SCIPY_TOL_F32);
+}
+
+/* ---- arguments -------------------------------------------------------------------- */
+
+static void
+test_arguments (void)
+{
+  GcvError err;
+  GcvScaleCuda *ctx;
+  GcvScaleGeometry g = geom_make (GCV_SAMPLE_U8, 0, 8, 8, 8, 8);
+  GcvScaleParams p = params_make ((GcvScaleMethod) 4, 0);
+  GcvPlane in = { NULL, 8, 8, 512 }, out = { NULL, 16, 4, 512 };
+
+  memset (&err, 0, sizeof (err));
+  ctx = gcv_scale_cuda_new (&g, &err);
+  GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID && err.message[0],
+      "cuda_new(0 channels) must fail with GCV_ERROR_INVALID and a message");
+  gcv_scale_cuda_free (ctx);
+  g = geom_make (GCV_SAMPLE_U8, 1, 8, 0, 8, 8);
+  memset (&err, 0, sizeof (err));
+  ctx = gcv_scale_cuda_new (&g, &err);
+  GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID && err.message[0],
+      "cuda_new(8x0 input) must fail with GCV_ERROR_INVALID and a message");
+  gcv_scale_cuda_free (ctx);
+  g = geom_make (GCV_SAMPLE_U8, 1, 8, 8, 16, 4);
+  memset (&err, 0, sizeof (err));
+  ctx = gcv_scale_cuda_new (&g, &err);
+  GCV_TEST_CHECK (ctx != NULL, "cuda_new(8x8 -> 16x4): %s", err.message);
+  if (ctx == NULL)
+    return;
+  memset (&err, 0, sizeof (err));
+  GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID && err.message[0],
+      "cuda_process with method 4 must fail with GCV_ERROR_INVALID and a message");
+  p = params_make (GCV_SCALE_BSPLINE, 1);
+  in.width = 7;
+  memset (&err, 0, sizeof (err));
+  GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID && err.message[0],
+      "cuda_process with a 7x8 input on an 8x8 context must fail with GCV_ERROR_INVALID");
+  in.width = 8;
+  out.height = 5;
+  memset (&err, 0, sizeof (err));
+  GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID && err.message[0],
+      "cuda_process with a 16x5 output on a 16x4 context must fail with GCV_ERROR_INVALID");
+  gcv_scale_cuda_free (ctx);
+  gcv_scale_cuda_free (NULL);
+}
+
+int
+main (void)
+{
+  int quick;
+  GcvError err;
+  char desc[256] = "";
+  double t0 = gcv_test_now_s ();
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  gcv_test_gpu_policy ();
+  quick = getenv ("GCV_TEST_QUICK") && atoi (getenv ("GCV_TEST_QUICK")) > 0;
+  memset (&err, 0, sizeof (err));
+  if (gcv_cuda_set_device (0, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK) {
+    fprintf (stderr, "FAIL: CUDA setup: %s\n", err.message);
+    return 1;
+  }
+  gcv_cuda_device_describe (0, desc, sizeof (desc), &err);
+  printf ("device: %s\ntest data: %s%s\n", desc, gcv_test_data_dir (), quick ? " (quick)" : "");
+  for (int i = 0; i < gcv_test_n_photos; i++) {
+    char rel[128], e[512], *path;
+    snprintf (rel, sizeof (rel), "data/%s", gcv_test_photos[i]);
+    path = gcv_test_path (rel);
+    if (gcv_test_load_png (path, &photos[i], e, sizeof (e)) != 0) {
+      fprintf (stderr, "FAIL: %s (set GCV_TEST_DATA_DIR to the source tests/ directory)\n", e);
+      return 1;
+    }
+    free (path);
+  }
+
+  test_arguments ();
+  test_scipy_fixtures ();
+  test_param_changes ();
+  printf ("arguments, scipy, parameter changes done (%ld failures, %.1f s)\n", gcv_test_failures,
+      gcv_test_now_s () - t0);
+  test_sizes (quick);
+
+  for (int i = 0; i < gcv_test_n_photos; i++)
+    gcv_test_image_clear (&photos[i]);
+  gcv_cuda_stream_free (stream);
+  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks,
+      gcv_test_failures, gcv_test_now_s () - t0);
+  return gcv_test_failures ? 1 : 0;
+}
+
+#else /* no CUDA in this build */
+
+int
+main (void)
+{
+  gcv_test_gpu_policy ();       /* exits: 77, or 1 with GST_CUDA_VIDEO_REQUIRE_GPU=1 */
+  return 1;
+}
+
+#endif

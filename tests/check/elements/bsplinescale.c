@@ -1,0 +1,1946 @@
+/* gst-cuda-video: GstHarness tests for the cudabsplinescale and
+ * cpubsplinescale elements.
+ *
+ * Every content test runs against both element names: on a machine without a
+ * usable GPU cudabsplinescale falls back to the CPU twin and must give the
+ * very same output.  With GST_CUDA_VIDEO_REQUIRE_GPU=1 in the environment,
+ * cudabsplinescale must report backend "cuda".
+ *
+ * Pixel content is checked against the CPU API of cpu/bsplinescale.h called
+ * directly on the same planes (gcv_scale_cpu_new / _process, one context per
+ * plane at the plane's own size and channel count): the elements must give
+ * exactly those bytes, for every format, size, method and antialias setting.
+ * The algorithm itself (the spline, its accuracy against scipy) is the
+ * subject of the algorithm tests; here a few properties that hold whatever
+ * the arithmetic are checked independently of the API: constant frames stay
+ * constant, a 1x1 input fills the output with its value, nearest picks the
+ * sample at floor((o + 0.5) * in / out) and antialias flattens a one-pixel
+ * checkerboard.  Input content is photos from tests/data (set
+ * GCV_TEST_DATA_DIR to the source tests/ directory when the built-in default
+ * does not point there), tiled where the frame is larger than the photo.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PNG loading and the test data directory (tests/common) */
+#include "gcv-test.h"
+/* the CPU API the element output is compared with */
+#include "bsplinescale.h"
+
+static const gchar *const element_names[] = { "cpubsplinescale",
+  "cudabsplinescale"
+};
+
+#define N_ELEMENTS G_N_ELEMENTS (element_names)
+
+static const GstVideoFormat all_formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_ARGB,
+  GST_VIDEO_FORMAT_ABGR,
+};
+
+#define N_FORMATS G_N_ELEMENTS (all_formats)
+
+static const gchar *const all_methods[] = { "bspline", "catmull-rom",
+  "bilinear", "nearest"
+};
+
+#define N_METHODS G_N_ELEMENTS (all_methods)
+
+static gboolean
+require_gpu (void)
+{
+  return g_strcmp0 (g_getenv ("GST_CUDA_VIDEO_REQUIRE_GPU"), "1") == 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* warnings: property rejections are expected to g_warning; anything else   */
+/* that warns fails the test                                                */
+
+static gboolean expecting_warning = FALSE;
+static guint n_warnings = 0;
+static gchar *last_warning = NULL;
+
+static void
+log_handler (const gchar * domain, GLogLevelFlags level, const gchar * message,
+    gpointer user_data)
+{
+  if (level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL)) {
+    if (expecting_warning && (level & G_LOG_LEVEL_WARNING)) {
+      n_warnings++;
+      g_free (last_warning);
+      last_warning = g_strdup (message);
+      return;
+    }
+    g_printerr ("\nUnexpected %s [%s]: %s\n",
+        (level & G_LOG_LEVEL_CRITICAL) ? "critical" : "warning",
+        domain ? domain : "(default)", message);
+    fail ("Unexpected critical/warning [%s]: %s",
+        domain ? domain : "(default)", message);
+    return;
+  }
+  g_log_default_handler (domain, level, message, user_data);
+}
+
+static void
+setup_log_handlers (void)
+{
+  static const gchar *const domains[] = { "GLib-GObject", "GStreamer", "GLib",
+    "GLib-GIO", "GStreamer-Video", "GStreamer-Base", "cudavideo",
+    "gst-cuda-video", "GStreamer-CudaVideo",
+  };
+  guint i;
+
+  g_log_set_always_fatal (G_LOG_FATAL_MASK);
+  g_log_set_handler (NULL, G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL,
+      log_handler, NULL);
+  for (i = 0; i < G_N_ELEMENTS (domains); i++)
+    g_log_set_handler (domains[i], G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL,
+        log_handler, NULL);
+  g_log_set_default_handler (log_handler, NULL);
+  expecting_warning = FALSE;
+  n_warnings = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* deterministic pseudo random numbers                                      */
+
+static guint32 rng_state = 0x9e3779b9;
+
+static void
+rng_seed (guint32 seed)
+{
+  rng_state = seed ? seed : 0x9e3779b9;
+}
+
+static guint32
+rng_next (void)
+{
+  guint32 x = rng_state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return rng_state = x;
+}
+
+static gint
+rng_range (gint lo, gint hi)
+{
+  return lo + (gint) (rng_next () % (guint32) (hi - lo + 1));
+}
+
+/* ------------------------------------------------------------------------ */
+/* images in GStreamer's default layout for a format                        */
+
+typedef struct
+{
+  GstVideoInfo info;
+  guint8 *data;
+} Img;
+
+static Img *
+img_new (GstVideoFormat fmt, gint w, gint h)
+{
+  Img *im = g_new0 (Img, 1);
+
+  fail_unless (gst_video_info_set_format (&im->info, fmt, w, h));
+  GST_VIDEO_INFO_FPS_N (&im->info) = 30;
+  GST_VIDEO_INFO_FPS_D (&im->info) = 1;
+  im->data = g_malloc0 (GST_VIDEO_INFO_SIZE (&im->info));
+  return im;
+}
+
+static void
+img_free (Img * im)
+{
+  if (im) {
+    g_free (im->data);
+    g_free (im);
+  }
+}
+
+static gint
+img_w (const Img * im)
+{
+  return GST_VIDEO_INFO_WIDTH (&im->info);
+}
+
+static gint
+img_h (const Img * im)
+{
+  return GST_VIDEO_INFO_HEIGHT (&im->info);
+}
+
+static GstVideoFormat
+img_format (const Img * im)
+{
+  return GST_VIDEO_INFO_FORMAT (&im->info);
+}
+
+static guint8 *
+img_comp_ptr (const Img * im, gint c, gint x, gint y)
+{
+  const GstVideoInfo *info = &im->info;
+  gint p = GST_VIDEO_INFO_COMP_PLANE (info, c);
+
+  return im->data + GST_VIDEO_INFO_PLANE_OFFSET (info, p) +
+      (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (info, p) +
+      (gsize) x * GST_VIDEO_INFO_COMP_PSTRIDE (info, c) +
+      GST_VIDEO_INFO_COMP_POFFSET (info, c);
+}
+
+static guint
+img_get (const Img * im, gint c, gint x, gint y)
+{
+  const guint8 *p = img_comp_ptr (im, c, x, y);
+  if (GST_VIDEO_INFO_COMP_DEPTH (&im->info, c) > 8)
+    return GST_READ_UINT16_LE (p);
+  return *p;
+}
+
+static void
+img_set (Img * im, gint c, gint x, gint y, guint v)
+{
+  guint8 *p = img_comp_ptr (im, c, x, y);
+  if (GST_VIDEO_INFO_COMP_DEPTH (&im->info, c) > 8)
+    GST_WRITE_UINT16_LE (p, v);
+  else
+    *p = v;
+}
+
+static gint
+img_n_comps (const Img * im)
+{
+  return (gint) GST_VIDEO_INFO_N_COMPONENTS (&im->info);
+}
+
+static gboolean
+format_is_rgb (GstVideoFormat fmt)
+{
+  return GST_VIDEO_FORMAT_INFO_IS_RGB (gst_video_format_get_info (fmt));
+}
+
+static gboolean
+format_is_gray (GstVideoFormat fmt)
+{
+  return GST_VIDEO_FORMAT_INFO_IS_GRAY (gst_video_format_get_info (fmt));
+}
+
+/* bytes of a plane's row that hold pixels */
+static gsize
+plane_row_bytes (const GstVideoInfo * info, gint p)
+{
+  gint c;
+  gsize bytes = 0;
+
+  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p) {
+      gsize b = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
+          GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
+      bytes = MAX (bytes, b);
+    }
+  }
+  return bytes;
+}
+
+static gint
+plane_rows (const GstVideoInfo * info, gint p)
+{
+  gint c;
+  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p)
+      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* the first component stored in plane p */
+static gint
+plane_first_comp (const GstVideoInfo * info, gint p)
+{
+  gint c;
+  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p)
+      return c;
+  g_assert_not_reached ();
+  return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* content: the photos in tests/data                                        */
+
+static GcvTestImage photos[8];
+static gboolean photos_loaded = FALSE;
+
+static GcvTestImage
+load_png_or_fail (const gchar * rel)
+{
+  GcvTestImage img;
+  char err[512];
+  char *path = gcv_test_path (rel);
+
+  if (gcv_test_load_png (path, &img, err, sizeof (err)) != 0)
+    fail ("%s (set GCV_TEST_DATA_DIR to the source tests/ directory)", err);
+  free (path);
+  return img;
+}
+
+static const GcvTestImage *
+photo (gint i)
+{
+  if (!photos_loaded) {
+    gint p;
+    fail_unless (gcv_test_n_photos <= (gint) G_N_ELEMENTS (photos));
+    for (p = 0; p < gcv_test_n_photos; p++) {
+      gchar *rel = g_strdup_printf ("data/%s", gcv_test_photos[p]);
+      photos[p] = load_png_or_fail (rel);
+      g_free (rel);
+    }
+    photos_loaded = TRUE;
+  }
+  return &photos[((i % gcv_test_n_photos) + gcv_test_n_photos) %
+      gcv_test_n_photos];
+}
+
+/* A w x h frame of fmt cut out of photo @which at (x0, y0) (tiling it when
+ * the frame is larger): RGB components straight from the photo, alpha a
+ * mix of the colour and the position, Y'CbCr BT.601 of the pixel each
+ * (subsampled) sample sits on, GRAY16 the luma * 257 with pseudo-random low
+ * bits.  Every other byte (row padding, the x of RGBx) is pseudo-random. */
+static Img *
+img_from_photo (GstVideoFormat fmt, gint w, gint h, gint which, gint x0,
+    gint y0, guint32 seed)
+{
+  GcvTestImage win = gcv_test_image_window (photo (which), x0, y0, w + 1,
+      h + 1);
+  Img *im = img_new (fmt, w, h);
+  const GstVideoInfo *info = &im->info;
+  gint c, x, y;
+  gsize i;
+
+  rng_seed (seed);
+  for (i = 0; i < GST_VIDEO_INFO_SIZE (info); i++)
+    im->data[i] = rng_next () >> 24;
+
+  for (c = 0; c < img_n_comps (im); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, c);
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, c); y++) {
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (info, c); x++) {
+        const guint8 *px = win.data + (gsize) (y << hs) * win.stride +
+            (gsize) (x << ws) * 3;
+        gint r = px[0], g = px[1], b = px[2], v;
+
+        if (format_is_rgb (fmt)) {
+          if (c == GST_VIDEO_COMP_A)
+            v = (r + 2 * g + 3 * b + 5 * x + 3 * y) & 0xff;
+          else
+            v = px[c];
+        } else if (format_is_gray (fmt)) {
+          v = gcv_test_luma_rgb (r, g, b);
+          if (fmt == GST_VIDEO_FORMAT_GRAY16_LE)
+            v = CLAMP (v * 257 + rng_range (-128, 128), 0, 65535);
+        } else if (c == 0) {
+          v = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+        } else if (c == 1) {
+          v = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+        } else {
+          v = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+        }
+        img_set (im, c, x, y, v);
+      }
+    }
+  }
+  gcv_test_image_clear (&win);
+  return im;
+}
+
+/* the value component c of a constant frame has (distinct per component) */
+static guint
+const_value (GstVideoFormat fmt, gint c)
+{
+  static const guint v8[] = { 93, 200, 31, 17 };
+  if (fmt == GST_VIDEO_FORMAT_GRAY16_LE)
+    return 51234;
+  return v8[c];
+}
+
+static Img *
+img_constant (GstVideoFormat fmt, gint w, gint h, guint32 seed)
+{
+  Img *im = img_new (fmt, w, h);
+  gint c, x, y;
+  gsize i;
+
+  rng_seed (seed);
+  for (i = 0; i < GST_VIDEO_INFO_SIZE (&im->info); i++)
+    im->data[i] = rng_next () >> 24;
+  for (c = 0; c < img_n_comps (im); c++)
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&im->info, c); y++)
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&im->info, c); x++)
+        img_set (im, c, x, y, const_value (fmt, c));
+  return im;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the reference: the CPU API on every plane                                */
+
+typedef struct
+{
+  const gchar *method;
+  gboolean antialias;
+} Params;
+
+static GcvScaleMethod
+method_from_nick (const gchar * nick)
+{
+  guint m;
+  for (m = 0; m < N_METHODS; m++)
+    if (g_str_equal (nick, all_methods[m]))
+      return (GcvScaleMethod) m;
+  fail ("unknown method %s", nick);
+  return GCV_SCALE_BSPLINE;
+}
+
+/* @in scaled to ow x oh by gcv_scale_cpu_process, plane by plane: the
+ * channels of a plane are its pixel stride over the sample size (RGBA 4,
+ * NV12's UV 2), chroma planes at their own size. */
+static Img *
+ref_scale (const Img * in, gint ow, gint oh, const Params * prm)
+{
+  Img *out = img_new (img_format (in), ow, oh);
+  GcvScaleParams params;
+  gint p;
+
+  params.method = method_from_nick (prm->method);
+  params.antialias = prm->antialias;
+  /* the bytes no sample of a plane covers (RGBx's x is one) stay defined */
+  memset (out->data, 0, GST_VIDEO_INFO_SIZE (&out->info));
+  for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&in->info); p++) {
+    gint c = plane_first_comp (&in->info, p);
+    gint bytes = GST_VIDEO_INFO_COMP_DEPTH (&in->info, c) > 8 ? 2 : 1;
+    GcvScaleGeometry geom;
+    GcvScaleCpu *ctx;
+    GcvPlane ip, op;
+    GcvError err = { GCV_OK, "" };
+
+    geom.type = bytes == 2 ? GCV_SAMPLE_U16 : GCV_SAMPLE_U8;
+    geom.channels = GST_VIDEO_INFO_COMP_PSTRIDE (&in->info, c) / bytes;
+    geom.in_width = GST_VIDEO_INFO_COMP_WIDTH (&in->info, c);
+    geom.in_height = GST_VIDEO_INFO_COMP_HEIGHT (&in->info, c);
+    geom.out_width = GST_VIDEO_INFO_COMP_WIDTH (&out->info, c);
+    geom.out_height = GST_VIDEO_INFO_COMP_HEIGHT (&out->info, c);
+    ctx = gcv_scale_cpu_new (&geom, &err);
+    fail_unless (ctx != NULL, "gcv_scale_cpu_new: %s", err.message);
+    ip.data = in->data + GST_VIDEO_INFO_PLANE_OFFSET (&in->info, p);
+    ip.width = geom.in_width;
+    ip.height = geom.in_height;
+    ip.stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, p);
+    op.data = out->data + GST_VIDEO_INFO_PLANE_OFFSET (&out->info, p);
+    op.width = geom.out_width;
+    op.height = geom.out_height;
+    op.stride = GST_VIDEO_INFO_PLANE_STRIDE (&out->info, p);
+    fail_unless (gcv_scale_cpu_process (ctx, &params, &ip, &op, 0,
+            &err) == GCV_OK, "gcv_scale_cpu_process: %s", err.message);
+    gcv_scale_cpu_free (ctx);
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* buffers                                                                  */
+
+typedef enum
+{
+  LAYOUT_DEFAULT,               /* GStreamer's default strides, no meta */
+  LAYOUT_ALIGNED,               /* gst_video_info_align padding + GstVideoMeta */
+  LAYOUT_ODD_STRIDE,            /* packed planes with odd extra stride + GstVideoMeta */
+} Layout;
+
+#define N_LAYOUTS 3
+static const gchar *const layout_names[] = { "default", "aligned", "odd" };
+
+static guint32 frame_counter = 0;
+
+/* Buffer holding im in the given layout; every byte that is not a pixel is
+ * garbage. */
+static GstBuffer *
+img_to_buffer (const Img * im, Layout layout)
+{
+  GstVideoInfo info = im->info;
+  GstVideoFrame frame;
+  GstBuffer *buf;
+  GstMapInfo map;
+  gint p, y;
+  gsize i;
+
+  if (layout == LAYOUT_ALIGNED) {
+    GstVideoAlignment align;
+    gst_video_alignment_reset (&align);
+    align.padding_top = 4;
+    align.padding_bottom = 2;
+    align.padding_left = 6;
+    align.padding_right = 10;
+    for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+      align.stride_align[p] = 31;
+    fail_unless (gst_video_info_align (&info, &align));
+  } else if (layout == LAYOUT_ODD_STRIDE) {
+    gsize offset = 0;
+    for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&info); p++) {
+      gint c, unit = 1;
+      for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (&info); c++)
+        if ((gint) GST_VIDEO_INFO_COMP_PLANE (&info, c) == p)
+          unit = MAX (unit, GST_VIDEO_INFO_COMP_PSTRIDE (&info, c));
+      offset = (offset + 16 + 15) & ~(gsize) 15;
+      GST_VIDEO_INFO_PLANE_STRIDE (&info, p) = plane_row_bytes (&info, p) +
+          (unit == 1 ? 3 + 2 * p : 3 * unit);
+      GST_VIDEO_INFO_PLANE_OFFSET (&info, p) = offset;
+      offset += (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&info, p) *
+          plane_rows (&info, p);
+    }
+    GST_VIDEO_INFO_SIZE (&info) = offset + 7;
+  }
+
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fail_unless (buf != NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  rng_seed (0xC0FFEE ^ (frame_counter * 7919u) ^ (guint32) map.size);
+  for (i = 0; i < map.size; i++)
+    map.data[i] = rng_next () >> 24;
+  gst_buffer_unmap (buf, &map);
+
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
+  for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    gsize row = plane_row_bytes (&im->info, p);
+    for (y = 0; y < plane_rows (&im->info, p); y++) {
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
+          im->data + GST_VIDEO_INFO_PLANE_OFFSET (&im->info, p) +
+          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&im->info, p), row);
+    }
+  }
+  gst_video_frame_unmap (&frame);
+
+  if (layout != LAYOUT_DEFAULT) {
+    fail_unless (gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+            GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_INFO_WIDTH (&info),
+            GST_VIDEO_INFO_HEIGHT (&info), (gint) GST_VIDEO_INFO_N_PLANES (&info),
+            info.offset, info.stride) != NULL);
+  }
+
+  GST_BUFFER_PTS (buf) = frame_counter * (GST_SECOND / 30);
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+  frame_counter++;
+  return buf;
+}
+
+/* An output buffer must hold a frame of its caps: without GstVideoMeta
+ * exactly the default layout's size, with one a layout of the caps' format
+ * and size whose planes fit in the buffer. */
+static void
+check_buffer_layout (GstBuffer * buf, const GstVideoInfo * info,
+    const gchar * what)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gsize size = gst_buffer_get_size (buf);
+  gint p;
+
+  if (meta == NULL) {
+    fail_unless (size == GST_VIDEO_INFO_SIZE (info), "%s: buffer of %"
+        G_GSIZE_FORMAT " bytes without GstVideoMeta, caps (%s %dx%d) say %"
+        G_GSIZE_FORMAT, what, size, GST_VIDEO_INFO_NAME (info),
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        (gsize) GST_VIDEO_INFO_SIZE (info));
+    return;
+  }
+  fail_unless_equals_int (meta->format, GST_VIDEO_INFO_FORMAT (info));
+  fail_unless_equals_int (meta->width, GST_VIDEO_INFO_WIDTH (info));
+  fail_unless_equals_int (meta->height, GST_VIDEO_INFO_HEIGHT (info));
+  fail_unless_equals_int (meta->n_planes, GST_VIDEO_INFO_N_PLANES (info));
+  for (p = 0; p < (gint) meta->n_planes; p++) {
+    gsize row = plane_row_bytes (info, p);
+    gint rows = plane_rows (info, p);
+    fail_unless (meta->stride[p] >= (gint) row, "%s: plane %d stride %d < "
+        "%" G_GSIZE_FORMAT " bytes of pixels", what, p, meta->stride[p], row);
+    fail_unless (meta->offset[p] + (gsize) meta->stride[p] * (rows - 1) + row
+        <= size, "%s: plane %d (offset %" G_GSIZE_FORMAT ", stride %d, %d "
+        "rows) does not fit in %" G_GSIZE_FORMAT " bytes", what, p,
+        meta->offset[p], meta->stride[p], rows, size);
+  }
+}
+
+/* The pixels of buf (caps describe it; a GstVideoMeta on it wins) */
+static Img *
+img_from_buffer (GstBuffer * buf, GstCaps * caps)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  Img *im;
+  gint p, y;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  check_buffer_layout (buf, &info, "output");
+  im = img_new (GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_INFO_WIDTH (&info),
+      GST_VIDEO_INFO_HEIGHT (&info));
+  im->info.fps_n = info.fps_n;
+  im->info.fps_d = info.fps_d;
+  im->info.par_n = info.par_n;
+  im->info.par_d = info.par_d;
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ),
+      "could not map output buffer of %" G_GSIZE_FORMAT " bytes",
+      gst_buffer_get_size (buf));
+  for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&im->info); p++) {
+    gsize row = plane_row_bytes (&im->info, p);
+    for (y = 0; y < plane_rows (&im->info, p); y++) {
+      memcpy (im->data + GST_VIDEO_INFO_PLANE_OFFSET (&im->info, p) +
+          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&im->info, p),
+          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p), row);
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  return im;
+}
+
+/* pixel-exact equality of two frames of the same format and size, every
+ * component (alpha included) */
+static void
+assert_img_equal (const Img * a, const Img * b, const gchar * what)
+{
+  gint c, x, y, bad = 0, fx = -1, fy = -1, fc = -1;
+  guint va = 0, vb = 0;
+
+  fail_unless (img_format (a) == img_format (b), "%s: format %s vs %s", what,
+      gst_video_format_to_string (img_format (a)),
+      gst_video_format_to_string (img_format (b)));
+  fail_unless (img_w (a) == img_w (b) && img_h (a) == img_h (b),
+      "%s: size %dx%d vs %dx%d", what, img_w (a), img_h (a), img_w (b),
+      img_h (b));
+  for (c = 0; c < img_n_comps (a); c++) {
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&a->info, c); y++) {
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&a->info, c); x++) {
+        guint u = img_get (a, c, x, y), v = img_get (b, c, x, y);
+        if (u != v) {
+          if (bad++ == 0) {
+            fx = x;
+            fy = y;
+            fc = c;
+            va = u;
+            vb = v;
+          }
+        }
+      }
+    }
+  }
+  fail_unless (bad == 0, "%s: %d samples differ, first at comp %d (%d,%d): "
+      "%u vs %u", what, bad, fc, fx, fy, va, vb);
+}
+
+/* every sample of component c is v */
+static void
+assert_img_constant (const Img * im, const gchar * what)
+{
+  gint c, x, y;
+
+  for (c = 0; c < img_n_comps (im); c++) {
+    guint v = const_value (img_format (im), c);
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&im->info, c); y++)
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&im->info, c); x++)
+        fail_unless (img_get (im, c, x, y) == v, "%s: comp %d at (%d,%d) is "
+            "%u, the constant frame has %u", what, c, x, y,
+            img_get (im, c, x, y), v);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* element and harness helpers                                              */
+
+typedef struct
+{
+  GstHarness *h;
+  GstElement *e;
+  GstBus *bus;
+  const gchar *name;
+} Ctx;
+
+/* A harness around a fresh element with a bus of its own (so that its
+ * messages can be checked); props (NULL terminated) are set before it
+ * starts. */
+static Ctx
+ctx_new (const gchar * name, const gchar * first_prop, ...)
+{
+  Ctx ctx = { NULL, };
+  va_list ap;
+
+  ctx.name = name;
+  ctx.e = gst_element_factory_make (name, NULL);
+  fail_unless (ctx.e != NULL, "no element %s (is GST_PLUGIN_PATH set?)", name);
+  ctx.bus = gst_bus_new ();
+  gst_element_set_bus (ctx.e, ctx.bus);
+  if (first_prop) {
+    va_start (ap, first_prop);
+    g_object_set_valist (G_OBJECT (ctx.e), first_prop, ap);
+    va_end (ap);
+  }
+  ctx.h = gst_harness_new_with_element (ctx.e, "sink", "src");
+  return ctx;
+}
+
+static guint
+bus_count (GstBus * bus, GstMessageType type, GQuark domain, gchar ** text)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = gst_bus_pop_filtered (bus, type))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, &dbg);
+    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (msg, &err, &dbg);
+    if (err && (domain == 0 || err->domain == domain))
+      n++;
+    if (err && text && !*text)
+      *text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (dbg));
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+  return n;
+}
+
+static void
+ctx_free (Ctx * ctx)
+{
+  gchar *text = NULL;
+  guint errors = bus_count (ctx->bus, GST_MESSAGE_ERROR, 0, &text);
+
+  fail_unless (errors == 0, "%s posted an error: %s", ctx->name, text);
+  g_free (text);
+  gst_harness_teardown (ctx->h);
+  gst_bus_set_flushing (ctx->bus, TRUE);
+  gst_object_unref (ctx->bus);
+  memset (ctx, 0, sizeof (*ctx));
+}
+
+static gchar *
+get_backend (GstElement * e)
+{
+  gchar *backend = NULL;
+  g_object_get (e, "backend", &backend, NULL);
+  return backend;
+}
+
+static void
+check_backend (GstElement * e, const gchar * name)
+{
+  gchar *backend = get_backend (e);
+
+  fail_unless (backend != NULL, "%s: backend unset after start", name);
+  if (g_str_has_prefix (name, "cpu")) {
+    fail_unless_equals_string (backend, "cpu");
+  } else if (require_gpu ()) {
+    fail_unless (g_str_equal (backend, "cuda"),
+        "GST_CUDA_VIDEO_REQUIRE_GPU=1 but %s runs on backend '%s'", name,
+        backend);
+  } else {
+    fail_unless (g_str_equal (backend, "cuda") || g_str_equal (backend, "cpu"),
+        "%s: unexpected backend '%s'", name, backend);
+  }
+  g_free (backend);
+}
+
+static void
+ctx_set_caps (Ctx * ctx, const GstVideoInfo * info)
+{
+  GstCaps *caps = gst_video_info_to_caps ((GstVideoInfo *) info);
+  gst_harness_set_src_caps (ctx->h, caps);
+}
+
+/* What downstream accepts (NULL: anything), followed by a RECONFIGURE so
+ * that a running element renegotiates on its next buffer. */
+static void
+ctx_set_sink_caps_str (Ctx * ctx, const gchar * str)
+{
+  gst_harness_set_sink_caps (ctx->h, str ? gst_caps_from_string (str) :
+      gst_caps_new_any ());
+  gst_pad_push_event (ctx->h->sinkpad, gst_event_new_reconfigure ());
+}
+
+/* downstream wants this size, any format and rate */
+static void
+ctx_set_out_size (Ctx * ctx, gint w, gint h)
+{
+  gchar *s = g_strdup_printf ("video/x-raw,width=%d,height=%d", w, h);
+  ctx_set_sink_caps_str (ctx, s);
+  g_free (s);
+}
+
+static GstCaps *
+ctx_out_caps (Ctx * ctx)
+{
+  GstCaps *caps = gst_pad_get_current_caps (ctx->h->sinkpad);
+  fail_unless (caps != NULL, "no caps downstream of %s", ctx->name);
+  return caps;
+}
+
+static void
+ctx_set_params (Ctx * ctx, const Params * prm)
+{
+  gchar *got = NULL;
+  gboolean aa;
+  GValue v = G_VALUE_INIT;
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (ctx->e), "method");
+
+  gst_util_set_object_arg (G_OBJECT (ctx->e), "method", prm->method);
+  g_object_set (ctx->e, "antialias", prm->antialias, NULL);
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (ctx->e), "method", &v);
+  got = g_strdup (g_enum_get_value (G_PARAM_SPEC_ENUM (pspec)->enum_class,
+          g_value_get_enum (&v))->value_nick);
+  g_value_unset (&v);
+  g_object_get (ctx->e, "antialias", &aa, NULL);
+  fail_unless_equals_string (got, prm->method);
+  fail_unless (aa == prm->antialias);
+  g_free (got);
+}
+
+/* push one frame, pull the result (checking timestamps, buffer layout and
+ * backend), return it as an image */
+static Img *
+ctx_process (Ctx * ctx, const Img * in, Layout layout)
+{
+  GstBuffer *buf = img_to_buffer (in, layout), *out;
+  GstClockTime pts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
+  GstFlowReturn ret;
+  GstCaps *caps;
+  Img *res;
+
+  ret = gst_harness_push (ctx->h, buf);
+  fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", ctx->name,
+      gst_flow_get_name (ret));
+  out = gst_harness_pull (ctx->h);
+  fail_unless (out != NULL, "%s produced no buffer", ctx->name);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), dur);
+  caps = ctx_out_caps (ctx);
+  res = img_from_buffer (out, caps);
+  gst_caps_unref (caps);
+  gst_buffer_unref (out);
+  check_backend (ctx->e, ctx->name);
+  return res;
+}
+
+/* the output caps' size and format */
+static void
+check_out_caps (Ctx * ctx, GstVideoFormat fmt, gint w, gint h,
+    const gchar * what)
+{
+  GstCaps *caps = ctx_out_caps (ctx);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless (GST_VIDEO_INFO_FORMAT (&info) == fmt && GST_VIDEO_INFO_WIDTH
+      (&info) == w && GST_VIDEO_INFO_HEIGHT (&info) == h,
+      "%s: output caps %" GST_PTR_FORMAT ", wanted %s %dx%d", what, caps,
+      gst_video_format_to_string (fmt), w, h);
+  gst_caps_unref (caps);
+}
+
+/* one frame through a running element at output size ow x oh (set by
+ * downstream caps), compared with the reference; returns the output */
+static Img *
+ctx_scale_check (Ctx * ctx, const Img * in, gint ow, gint oh,
+    const Params * prm, Layout layout, const gchar * what)
+{
+  Img *out = ctx_process (ctx, in, layout), *ref;
+  gchar *msg = g_strdup_printf ("%s %s: %s %dx%d -> %dx%d method=%s "
+      "antialias=%d, %s input", ctx->name, what,
+      gst_video_format_to_string (img_format (in)), img_w (in), img_h (in),
+      ow, oh, prm->method, prm->antialias, layout_names[layout]);
+
+  check_out_caps (ctx, img_format (in), ow, oh, msg);
+  ref = ref_scale (in, ow, oh, prm);
+  assert_img_equal (out, ref, msg);
+  img_free (ref);
+  g_free (msg);
+  return out;
+}
+
+/* a fresh element, one frame in ->  ow x oh, compared with the reference */
+static void
+run_check (const gchar * name, const Img * in, gint ow, gint oh,
+    const Params * prm, Layout layout, const gchar * what)
+{
+  Ctx ctx = ctx_new (name, NULL);
+
+  ctx_set_params (&ctx, prm);
+  ctx_set_out_size (&ctx, ow, oh);
+  ctx_set_caps (&ctx, &in->info);
+  img_free (ctx_scale_check (&ctx, in, ow, oh, prm, layout, what));
+  ctx_free (&ctx);
+}
+
+static const Params default_params = { "bspline", TRUE };
+
+/* ======================================================================== */
+/* tests                                                                    */
+
+static const gchar *
+method_nick (GstElement * e)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "method");
+  GValue v = G_VALUE_INIT;
+  const gchar *nick;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (e), "method", &v);
+  nick = g_enum_get_value (G_PARAM_SPEC_ENUM (pspec)->enum_class,
+      g_value_get_enum (&v))->value_nick;
+  g_value_unset (&v);
+  return nick;
+}
+
+GST_START_TEST (test_properties_defaults)
+{
+  const gchar *name = element_names[__i__];
+  GstElement *e = gst_element_factory_make (name, NULL);
+  GObjectClass *klass;
+  GParamSpec *pspec;
+  gboolean aa, fallback;
+  gint dev;
+  guint m, nt;
+
+  fail_unless (e != NULL, "no element %s", name);
+  klass = G_OBJECT_GET_CLASS (e);
+
+  /* method: an enum with the documented nicks, bspline by default */
+  pspec = g_object_class_find_property (klass, "method");
+  fail_unless (pspec != NULL);
+  fail_unless (G_IS_PARAM_SPEC_ENUM (pspec));
+  fail_unless ((pspec->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE);
+  fail_unless ((pspec->flags & GST_PARAM_MUTABLE_PLAYING) != 0,
+      "method is not changeable in PLAYING");
+  {
+    GEnumClass *ec = G_PARAM_SPEC_ENUM (pspec)->enum_class;
+    for (m = 0; m < N_METHODS; m++)
+      fail_unless (g_enum_get_value_by_nick (ec, all_methods[m]) != NULL,
+          "no method %s", all_methods[m]);
+    fail_unless_equals_int (ec->n_values, N_METHODS);
+    fail_unless_equals_int (G_PARAM_SPEC_ENUM (pspec)->default_value,
+        g_enum_get_value_by_nick (ec, "bspline")->value);
+  }
+  fail_unless_equals_string (method_nick (e), "bspline");
+
+  /* antialias: boolean, TRUE by default */
+  pspec = g_object_class_find_property (klass, "antialias");
+  fail_unless (pspec != NULL);
+  fail_unless (G_IS_PARAM_SPEC_BOOLEAN (pspec));
+  fail_unless ((pspec->flags & GST_PARAM_MUTABLE_PLAYING) != 0,
+      "antialias is not changeable in PLAYING");
+  g_object_get (e, "antialias", &aa, "cuda-device-id", &dev, "fallback",
+      &fallback, "n-threads", &nt, NULL);
+  fail_unless (aa == TRUE);
+  fail_unless_equals_int (dev, -1);
+  fail_unless (fallback == TRUE);
+  fail_unless_equals_int (nt, 0);
+
+  /* the base class' read-only ones */
+  pspec = g_object_class_find_property (klass, "backend");
+  fail_unless (pspec != NULL && pspec->value_type == G_TYPE_STRING);
+  fail_unless ((pspec->flags & G_PARAM_WRITABLE) == 0);
+  pspec = g_object_class_find_property (klass, "stats");
+  fail_unless (pspec != NULL && pspec->value_type == GST_TYPE_STRUCTURE);
+  fail_unless ((pspec->flags & G_PARAM_WRITABLE) == 0);
+
+  /* every value is taken and read back */
+  for (m = 0; m < N_METHODS; m++) {
+    gst_util_set_object_arg (G_OBJECT (e), "method", all_methods[m]);
+    fail_unless_equals_string (method_nick (e), all_methods[m]);
+  }
+  /* by value as well */
+  g_object_set (e, "method", 1, NULL);
+  fail_unless_equals_string (method_nick (e), "catmull-rom");
+  g_object_set (e, "antialias", FALSE, NULL);
+  g_object_get (e, "antialias", &aa, NULL);
+  fail_unless (aa == FALSE);
+  g_object_set (e, "antialias", TRUE, NULL);
+  g_object_get (e, "antialias", &aa, NULL);
+  fail_unless (aa == TRUE);
+
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* an invalid method: refused with a warning naming the property, the old
+ * value kept; the parser refuses the name as well */
+GST_START_TEST (test_property_rejection)
+{
+  const gchar *name = element_names[__i__];
+  Ctx ctx = ctx_new (name, NULL);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (ctx.e), "method");
+  static const gint bad_values[] = { 4, 17, -1 };
+  guint i;
+
+  gst_util_set_object_arg (G_OBJECT (ctx.e), "method", "bilinear");
+  for (i = 0; i < G_N_ELEMENTS (bad_values); i++) {
+    GValue v = G_VALUE_INIT;
+    g_value_init (&v, pspec->value_type);
+    g_value_set_enum (&v, bad_values[i]);       /* not validated here */
+    expecting_warning = TRUE;
+    n_warnings = 0;
+    g_object_set_property (G_OBJECT (ctx.e), "method", &v);
+    expecting_warning = FALSE;
+    fail_unless (n_warnings >= 1, "method=%d rejected without a warning",
+        bad_values[i]);
+    fail_unless (last_warning && strstr (last_warning, "method") != NULL,
+        "warning for method=%d does not name the property: %s",
+        bad_values[i], GST_STR_NULL (last_warning));
+    fail_unless_equals_string (method_nick (ctx.e), "bilinear");
+    g_value_unset (&v);
+  }
+
+  /* strings that are no method (the string interface behind gst-launch) */
+  {
+    static const gchar *const bad[] = { "lanczos", "BSPLINE ", "bicubic",
+      "4", "-1", "bspline,nearest"
+    };
+    for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+      GValue v = G_VALUE_INIT;
+      g_value_init (&v, pspec->value_type);
+      fail_if (gst_value_deserialize_with_pspec (&v, bad[i], pspec),
+          "method '%s' deserialised", bad[i]);
+      g_value_unset (&v);
+    }
+  }
+  {
+    GError *err = NULL;
+    gchar *desc = g_strdup_printf ("%s method=lanczos", name);
+    GstElement *p = gst_parse_launch (desc, &err);
+    fail_unless (err != NULL, "'%s' parsed without an error", desc);
+    fail_unless (err->domain == GST_PARSE_ERROR);
+    fail_unless (strstr (err->message, "method") != NULL, "%s",
+        err->message);
+    g_clear_error (&err);
+    if (p)
+      gst_object_unref (p);
+    g_free (desc);
+    desc = g_strdup_printf ("%s method=catmull-rom antialias=false", name);
+    p = gst_parse_launch (desc, &err);
+    fail_unless (err == NULL && p != NULL, "'%s': %s", desc,
+        err ? err->message : "?");
+    fail_unless_equals_string (method_nick (p), "catmull-rom");
+    gst_object_unref (p);
+    g_free (desc);
+  }
+
+  /* still working with the old value */
+  {
+    Params prm = { "bilinear", TRUE };
+    Img *in = img_from_photo (GST_VIDEO_FORMAT_I420, 64, 48, 2, 100, 50, 1);
+    ctx_set_out_size (&ctx, 40, 30);
+    ctx_set_caps (&ctx, &in->info);
+    img_free (ctx_scale_check (&ctx, in, 40, 30, &prm, LAYOUT_DEFAULT,
+            "after rejections"));
+    img_free (in);
+  }
+  ctx_free (&ctx);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_template_caps)
+{
+  const gchar *name = element_names[__i__];
+  Ctx ctx = ctx_new (name, NULL);
+  GstPad *sinkpad = gst_element_get_static_pad (ctx.e, "sink");
+  GstPad *srcpad = gst_element_get_static_pad (ctx.e, "src");
+  GstCaps *stmpl = gst_pad_get_pad_template_caps (srcpad);
+  guint i;
+  static const gchar *const rejected[] = {
+    "video/x-raw,format=YUY2,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=RGB,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=GRAY16_BE,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=I420,width=32768,height=48,framerate=30/1",
+    "video/x-raw,format=I420,width=64,height=32768,framerate=30/1",
+    "video/x-raw,format=I420,width=0,height=48,framerate=30/1",
+    "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved",
+  };
+
+  for (i = 0; i < N_FORMATS; i++) {
+    const gchar *f = gst_video_format_to_string (all_formats[i]);
+    static const gint sizes[][2] = { {1, 1}, {1920, 1080}, {32767, 32767},
+    {7, 32767}
+    };
+    guint s;
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      gchar *str = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+          "height=%d,framerate=30/1", f, sizes[s][0], sizes[s][1]);
+      GstCaps *c = gst_caps_from_string (str);
+      fail_unless (gst_pad_query_accept_caps (sinkpad, c), "%s refused", str);
+      fail_unless (gst_caps_can_intersect (stmpl, c), "src template lacks %s",
+          str);
+      gst_caps_unref (c);
+      g_free (str);
+    }
+  }
+  for (i = 0; i < G_N_ELEMENTS (rejected); i++) {
+    GstCaps *c = gst_caps_from_string (rejected[i]);
+    fail_if (gst_pad_query_accept_caps (sinkpad, c), "%s accepted",
+        rejected[i]);
+    gst_caps_unref (c);
+  }
+  /* the format never changes: for I420 in, only I420 can come out */
+  {
+    GstCaps *in = gst_caps_from_string ("video/x-raw,format=I420,width=64,"
+        "height=48,framerate=30/1");
+    GstCaps *peer;
+    gst_harness_set_src_caps (ctx.h, gst_caps_ref (in));
+    peer = gst_pad_query_caps (srcpad, NULL);
+    fail_if (gst_caps_is_empty (peer));
+    for (i = 0; i < gst_caps_get_size (peer); i++) {
+      const GValue *f = gst_structure_get_value (gst_caps_get_structure (peer,
+              i), "format");
+      fail_unless (f && G_VALUE_HOLDS_STRING (f)
+          && g_str_equal (g_value_get_string (f), "I420"),
+          "src pad offers %" GST_PTR_FORMAT " for I420 input", peer);
+    }
+    gst_caps_unref (peer);
+    gst_caps_unref (in);
+  }
+  gst_caps_unref (stmpl);
+  gst_object_unref (sinkpad);
+  gst_object_unref (srcpad);
+  ctx_free (&ctx);
+}
+
+GST_END_TEST;
+
+/* every format, 1x1 -> 3x2 and 3x2 -> 1x1, every method and antialias:
+ * exact against the reference; a 1x1 frame fills the output with its value */
+GST_START_TEST (test_tiny_sizes)
+{
+  const gchar *name = element_names[__i__];
+  static const gint sizes[][4] = { {1, 1, 3, 2}, {3, 2, 1, 1}, {1, 1, 1, 7},
+  {2, 1, 1, 1}, {1, 2, 5, 1}, {2, 2, 3, 3}
+  };
+  guint f, s, m;
+  gint aa, c, x, y;
+
+  for (f = 0; f < N_FORMATS; f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2],
+          oh = sizes[s][3];
+      Img *in = img_from_photo (all_formats[f], iw, ih, f + s, 211 + 37 * f,
+          123 + 11 * s, 1000 + f * 16 + s);
+      Ctx ctx = ctx_new (name, NULL);
+
+      ctx_set_out_size (&ctx, ow, oh);
+      ctx_set_caps (&ctx, &in->info);
+      for (m = 0; m < N_METHODS; m++) {
+        for (aa = 0; aa <= 1; aa++) {
+          Params prm = { all_methods[m], aa };
+          Img *out;
+          ctx_set_params (&ctx, &prm);
+          out = ctx_scale_check (&ctx, in, ow, oh, &prm,
+              (m + aa) % N_LAYOUTS, "tiny");
+          if (iw == 1 && ih == 1) {
+            /* every output sample is the one input sample */
+            for (c = 0; c < img_n_comps (out); c++)
+              for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&out->info, c); y++)
+                for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&out->info, c);
+                    x++)
+                  fail_unless (img_get (out, c, x, y) == img_get (in, c, 0,
+                          0), "%s %s 1x1 -> %dx%d %s: comp %d (%d,%d) = %u, "
+                      "input %u", name,
+                      gst_video_format_to_string (all_formats[f]), ow, oh,
+                      all_methods[m], c, x, y, img_get (out, c, x, y),
+                      img_get (in, c, 0, 0));
+          }
+          img_free (out);
+        }
+      }
+      ctx_free (&ctx);
+      img_free (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* one size pair for every format (one frame each, fresh element) */
+static void
+check_size_all_formats (const gchar * name, gint iw, gint ih, gint ow,
+    gint oh, gint photo_idx)
+{
+  guint f;
+
+  for (f = 0; f < N_FORMATS; f++) {
+    Img *in = img_from_photo (all_formats[f], iw, ih, photo_idx + f, 17 * f,
+        29 * f, 77 + f);
+    gchar *what = g_strdup_printf ("%dx%d -> %dx%d", iw, ih, ow, oh);
+    run_check (name, in, ow, oh, &default_params, f % N_LAYOUTS, what);
+    g_free (what);
+    img_free (in);
+  }
+}
+
+GST_START_TEST (test_size_odd_upscale)
+{
+  const gchar *name = element_names[__i__];
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_ABGR
+  };
+  guint f, m;
+
+  /* 641x481 -> 1283x963 (about x2, odd sizes, odd chroma) */
+  check_size_all_formats (name, 641, 481, 1283, 963, 0);
+
+  /* the other methods on a few formats, one element changing methods */
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    Img *in = img_from_photo (fmts[f], 641, 481, 3 + f, 5, 7, 300 + f);
+    Ctx ctx = ctx_new (name, NULL);
+    ctx_set_out_size (&ctx, 1283, 963);
+    ctx_set_caps (&ctx, &in->info);
+    for (m = 1; m < N_METHODS; m++) {
+      Params prm = { all_methods[m], TRUE };
+      ctx_set_params (&ctx, &prm);
+      img_free (ctx_scale_check (&ctx, in, 1283, 963, &prm, LAYOUT_DEFAULT,
+              "odd upscale"));
+    }
+    ctx_free (&ctx);
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_size_1080p_downscale)
+{
+  const gchar *name = element_names[__i__];
+  Img *in;
+  Ctx ctx;
+  Params prm = { "catmull-rom", FALSE };
+
+  check_size_all_formats (name, 1920, 1080, 1280, 720, 1);
+
+  /* without antialias as well (a different filter width) */
+  in = img_from_photo (GST_VIDEO_FORMAT_I420, 1920, 1080, 2, 0, 0, 5);
+  ctx = ctx_new (name, NULL);
+  ctx_set_params (&ctx, &prm);
+  ctx_set_out_size (&ctx, 1280, 720);
+  ctx_set_caps (&ctx, &in->info);
+  img_free (ctx_scale_check (&ctx, in, 1280, 720, &prm, LAYOUT_ALIGNED,
+          "1080p"));
+  prm.method = "bspline";
+  ctx_set_params (&ctx, &prm);
+  img_free (ctx_scale_check (&ctx, in, 1280, 720, &prm, LAYOUT_DEFAULT,
+          "1080p"));
+  ctx_free (&ctx);
+  img_free (in);
+}
+
+GST_END_TEST;
+
+/* the paper's case: QCIF x7 */
+GST_START_TEST (test_size_qcif_x7)
+{
+  const gchar *name = element_names[__i__];
+  check_size_all_formats (name, 176, 144, 1232, 1008, 2);
+}
+
+GST_END_TEST;
+
+/* nearest, independently of the API: output sample o of an axis is input
+ * sample floor((o + 0.5) * in / out) (mirrored), in every plane */
+GST_START_TEST (test_nearest_exact)
+{
+  const gchar *name = element_names[__i__];
+  static const gint sizes[][4] = { {64, 48, 128, 96}, {97, 61, 40, 33},
+  {33, 17, 100, 20}, {5, 3, 16, 11}, {300, 200, 71, 199}
+  };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_ARGB,
+    GST_VIDEO_FORMAT_Y42B
+  };
+  guint s, f;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+      gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2],
+          oh = sizes[s][3], c, x, y;
+      Img *in = img_from_photo (fmts[f], iw, ih, s, 40 * f, 30 * s, s + f);
+      Params prm = { "nearest", (gint) (s + f) % 2 };
+      Ctx ctx = ctx_new (name, NULL);
+      Img *out;
+
+      ctx_set_params (&ctx, &prm);
+      ctx_set_out_size (&ctx, ow, oh);
+      ctx_set_caps (&ctx, &in->info);
+      out = ctx_scale_check (&ctx, in, ow, oh, &prm, f % N_LAYOUTS,
+          "nearest");
+      for (c = 0; c < img_n_comps (out); c++) {
+        gint ciw = GST_VIDEO_INFO_COMP_WIDTH (&in->info, c);
+        gint cih = GST_VIDEO_INFO_COMP_HEIGHT (&in->info, c);
+        gint cow = GST_VIDEO_INFO_COMP_WIDTH (&out->info, c);
+        gint coh = GST_VIDEO_INFO_COMP_HEIGHT (&out->info, c);
+        for (y = 0; y < coh; y++) {
+          gint sy = (gint) (((2LL * y + 1) * cih) / (2LL * coh));
+          for (x = 0; x < cow; x++) {
+            gint sx = (gint) (((2LL * x + 1) * ciw) / (2LL * cow));
+            fail_unless (img_get (out, c, x, y) == img_get (in, c, sx, sy),
+                "%s nearest %s %dx%d -> %dx%d: comp %d (%d,%d) = %u, input "
+                "(%d,%d) = %u", name, gst_video_format_to_string (fmts[f]),
+                iw, ih, ow, oh, c, x, y, img_get (out, c, x, y), sx, sy,
+                img_get (in, c, sx, sy));
+          }
+        }
+      }
+      img_free (out);
+      ctx_free (&ctx);
+      img_free (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* constant frames stay constant: every format, method, antialias, up and
+ * down */
+GST_START_TEST (test_constant_frames)
+{
+  const gchar *name = element_names[__i__];
+  static const gint sizes[][4] = { {37, 23, 101, 7}, {64, 48, 16, 100},
+  {5, 5, 5, 1}
+  };
+  guint f, s, m;
+  gint aa;
+
+  for (f = 0; f < N_FORMATS; f++) {
+    Ctx ctx = ctx_new (name, NULL);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      Img *in = img_constant (all_formats[f], sizes[s][0], sizes[s][1],
+          f * 7 + s);
+      ctx_set_out_size (&ctx, sizes[s][2], sizes[s][3]);
+      ctx_set_caps (&ctx, &in->info);
+      for (m = 0; m < N_METHODS; m++) {
+        for (aa = 0; aa <= 1; aa++) {
+          Params prm = { all_methods[m], aa };
+          Img *out;
+          gchar *what;
+          ctx_set_params (&ctx, &prm);
+          out = ctx_process (&ctx, in, (m + s) % N_LAYOUTS);
+          what = g_strdup_printf ("%s %s constant %dx%d -> %dx%d %s "
+              "antialias=%d", name,
+              gst_video_format_to_string (all_formats[f]), sizes[s][0],
+              sizes[s][1], sizes[s][2], sizes[s][3], all_methods[m], aa);
+          fail_unless_equals_int (img_w (out), sizes[s][2]);
+          fail_unless_equals_int (img_h (out), sizes[s][3]);
+          assert_img_constant (out, what);
+          g_free (what);
+          img_free (out);
+        }
+      }
+      img_free (in);
+    }
+    ctx_free (&ctx);
+  }
+}
+
+GST_END_TEST;
+
+/* padded and odd input strides (GstVideoMeta) give the same output as the
+ * default layout, and the reference's */
+GST_START_TEST (test_padded_strides)
+{
+  const gchar *name = element_names[__i__];
+  static const gint sizes[][4] = { {97, 61, 150, 40}, {33, 65, 32, 131} };
+  guint f, s, l;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (f = 0; f < N_FORMATS; f++) {
+      Img *in = img_from_photo (all_formats[f], sizes[s][0], sizes[s][1],
+          f + s, 3 * f, 5 * s, f * 3 + s);
+      Ctx ctx = ctx_new (name, NULL);
+      Img *plain = NULL;
+      ctx_set_out_size (&ctx, sizes[s][2], sizes[s][3]);
+      ctx_set_caps (&ctx, &in->info);
+      for (l = 0; l < N_LAYOUTS; l++) {
+        Img *out = ctx_scale_check (&ctx, in, sizes[s][2], sizes[s][3],
+            &default_params, l, "padded");
+        if (l == 0) {
+          plain = out;
+        } else {
+          assert_img_equal (plain, out, "padded vs packed input");
+          img_free (out);
+        }
+      }
+      img_free (plain);
+      ctx_free (&ctx);
+      img_free (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* output buffers described by GstVideoMeta when downstream supports it
+ * (the element may use any layout then), the default layout otherwise */
+GST_START_TEST (test_output_video_meta)
+{
+  const gchar *name = element_names[__i__];
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_GRAY16_LE
+  };
+  guint f;
+  gint meta;
+
+  for (meta = 0; meta <= 1; meta++) {
+    for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+      Img *in = img_from_photo (fmts[f], 81, 47, f, 0, 0, f);
+      Ctx ctx = ctx_new (name, NULL);
+      gint k;
+      if (meta)
+        gst_harness_add_propose_allocation_meta (ctx.h,
+            GST_VIDEO_META_API_TYPE, NULL);
+      ctx_set_out_size (&ctx, 163, 95);
+      ctx_set_caps (&ctx, &in->info);
+      /* a few frames: buffers come back from a pool */
+      for (k = 0; k < 4; k++)
+        img_free (ctx_scale_check (&ctx, in, 163, 95, &default_params,
+                k % N_LAYOUTS, meta ? "downstream with meta" :
+                "downstream without meta"));
+      ctx_free (&ctx);
+      img_free (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* new input caps mid-stream (size and format), downstream size fixed */
+GST_START_TEST (test_renegotiate_input)
+{
+  const gchar *name = element_names[__i__];
+  static const struct
+  {
+    GstVideoFormat fmt;
+    gint w, h;
+  } steps[] = {
+    {GST_VIDEO_FORMAT_I420, 320, 240},
+    {GST_VIDEO_FORMAT_I420, 160, 90},
+    {GST_VIDEO_FORMAT_I420, 641, 481},
+    {GST_VIDEO_FORMAT_RGBA, 641, 481},
+    {GST_VIDEO_FORMAT_NV12, 1, 1},
+    {GST_VIDEO_FORMAT_GRAY16_LE, 200, 150},     /* the output size: passthrough */
+    {GST_VIDEO_FORMAT_Y444, 99, 301},
+    {GST_VIDEO_FORMAT_I420, 320, 240},
+  };
+  Ctx ctx = ctx_new (name, NULL);
+  guint s;
+
+  ctx_set_out_size (&ctx, 200, 150);
+  for (s = 0; s < G_N_ELEMENTS (steps); s++) {
+    Img *in = img_from_photo (steps[s].fmt, steps[s].w, steps[s].h, s, 10 * s,
+        20 * s, 900 + s);
+    gint k;
+    ctx_set_caps (&ctx, &in->info);
+    for (k = 0; k < 2; k++) {
+      gchar *what = g_strdup_printf ("input caps step %u, frame %d", s, k);
+      img_free (ctx_scale_check (&ctx, in, 200, 150, &default_params,
+              (s + k) % N_LAYOUTS, what));
+      g_free (what);
+    }
+    img_free (in);
+  }
+  ctx_free (&ctx);
+}
+
+GST_END_TEST;
+
+/* downstream asks for another size mid-stream (RECONFIGURE) */
+GST_START_TEST (test_renegotiate_output)
+{
+  const gchar *name = element_names[__i__];
+  static const gint sizes[][2] = { {100, 80}, {300, 200}, {7, 1}, {160, 120},
+  {1283, 963}, {100, 80}, {160, 120}
+  };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_YV12,
+    GST_VIDEO_FORMAT_BGRA
+  };
+  guint f, s;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    Img *in = img_from_photo (fmts[f], 160, 120, f, 50, 60, f);
+    Ctx ctx = ctx_new (name, NULL);
+    ctx_set_caps (&ctx, &in->info);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      gint k;
+      ctx_set_out_size (&ctx, sizes[s][0], sizes[s][1]);
+      for (k = 0; k < 2; k++) {
+        gchar *what = g_strdup_printf ("output size step %u, frame %d", s, k);
+        img_free (ctx_scale_check (&ctx, in, sizes[s][0], sizes[s][1],
+                &default_params, k, what));
+        g_free (what);
+      }
+    }
+    /* and back to anything: the input size, passed through */
+    ctx_set_sink_caps_str (&ctx, NULL);
+    img_free (ctx_scale_check (&ctx, in, 160, 120, &default_params,
+            LAYOUT_DEFAULT, "downstream open again"));
+    ctx_free (&ctx);
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  gint iw, ih, ipar_n, ipar_d;
+  const gchar *downstream;
+  gint ow, oh, opar_n, opar_d;
+} NegCase;
+
+/* how the output size is chosen, as videoscale does it */
+GST_START_TEST (test_negotiation_dar)
+{
+  const gchar *name = element_names[__i__];
+  static const NegCase cases[] = {
+    /* width fixed: height keeps the display aspect ratio */
+    {640, 480, 1, 1, "video/x-raw,width=320", 320, 240, 1, 1},
+    {641, 481, 1, 1, "video/x-raw,width=1283", 1283, 963, 1, 1},
+    {640, 480, 4, 3, "video/x-raw,width=320", 320, 240, 4, 3},
+    {640, 480, 4, 3, "video/x-raw,width=320,pixel-aspect-ratio=1/1", 320, 180,
+        1, 1},
+    {720, 576, 16, 15, "video/x-raw,width=768,pixel-aspect-ratio=1/1", 768,
+        576, 1, 1},
+    /* height fixed */
+    {640, 480, 1, 1, "video/x-raw,height=120", 160, 120, 1, 1},
+    {720, 576, 16, 15, "video/x-raw,height=480,pixel-aspect-ratio=1/1", 640,
+        480, 1, 1},
+    {1920, 1080, 1, 1, "video/x-raw,height=720", 1280, 720, 1, 1},
+    /* both fixed: the pixel aspect ratio keeps the DAR where it is free */
+    {640, 480, 1, 1, "video/x-raw,width=123,height=45", 123, 45, 20, 41},
+    {640, 480, 1, 1, "video/x-raw,width=123,height=45,pixel-aspect-ratio=1/1",
+        123, 45, 1, 1},
+    {176, 144, 1, 1, "video/x-raw,width=1232,height=1008", 1232, 1008, 1, 1},
+    /* neither: the input size; only the pixel aspect ratio: the height
+     * kept, the width from the DAR */
+    {640, 480, 4, 3, "video/x-raw", 640, 480, 4, 3},
+    {640, 480, 4, 3, "video/x-raw,pixel-aspect-ratio=1/1", 853, 480, 1, 1},
+    /* downstream's range cannot hold the DAR-keeping size: the free pixel
+     * aspect ratio keeps the DAR instead (videoscale gives the same) */
+    {640, 480, 4, 3, "video/x-raw,width=[100,200]", 200, 480, 64, 15},
+    {640, 480, 4, 3, "video/x-raw,width=320,height=[1,100]", 320, 100, 5, 9},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const NegCase *nc = &cases[i];
+    Img *in = img_from_photo (GST_VIDEO_FORMAT_I420, nc->iw, nc->ih, i, 0, 0,
+        i);
+    Ctx ctx = ctx_new (name, NULL);
+    GstCaps *caps;
+    GstVideoInfo oinfo;
+    Img *out, *ref;
+    gchar *what = g_strdup_printf ("%s: %dx%d par %d/%d, downstream %s",
+        name, nc->iw, nc->ih, nc->ipar_n, nc->ipar_d, nc->downstream);
+
+    GST_VIDEO_INFO_PAR_N (&in->info) = nc->ipar_n;
+    GST_VIDEO_INFO_PAR_D (&in->info) = nc->ipar_d;
+    GST_VIDEO_INFO_FPS_N (&in->info) = 25;
+    GST_VIDEO_INFO_FPS_D (&in->info) = 2;
+    ctx_set_sink_caps_str (&ctx, nc->downstream);
+    ctx_set_caps (&ctx, &in->info);
+    out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+    caps = ctx_out_caps (&ctx);
+    fail_unless (gst_video_info_from_caps (&oinfo, caps));
+    fail_unless (GST_VIDEO_INFO_WIDTH (&oinfo) == nc->ow &&
+        GST_VIDEO_INFO_HEIGHT (&oinfo) == nc->oh &&
+        GST_VIDEO_INFO_PAR_N (&oinfo) == nc->opar_n &&
+        GST_VIDEO_INFO_PAR_D (&oinfo) == nc->opar_d,
+        "%s: got %" GST_PTR_FORMAT ", wanted %dx%d par %d/%d", what, caps,
+        nc->ow, nc->oh, nc->opar_n, nc->opar_d);
+    fail_unless_equals_string (gst_video_format_to_string
+        (GST_VIDEO_INFO_FORMAT (&oinfo)), "I420");
+    /* the frame rate is carried over */
+    fail_unless_equals_int (GST_VIDEO_INFO_FPS_N (&oinfo), 25);
+    fail_unless_equals_int (GST_VIDEO_INFO_FPS_D (&oinfo), 2);
+    gst_caps_unref (caps);
+    ref = ref_scale (in, nc->ow, nc->oh, &default_params);
+    assert_img_equal (out, ref, what);
+    img_free (ref);
+    img_free (out);
+    g_free (what);
+    ctx_free (&ctx);
+    img_free (in);
+  }
+
+  /* input caps without a pixel-aspect-ratio field: square pixels */
+  {
+    Img *in = img_from_photo (GST_VIDEO_FORMAT_NV12, 640, 480, 3, 9, 9, 3);
+    Ctx ctx = ctx_new (name, NULL);
+    Img *out;
+    ctx_set_sink_caps_str (&ctx, "video/x-raw,height=120");
+    gst_harness_set_src_caps_str (ctx.h, "video/x-raw,format=NV12,"
+        "width=640,height=480,framerate=30/1");
+    out = ctx_scale_check (&ctx, in, 160, 120, &default_params,
+        LAYOUT_DEFAULT, "input caps without pixel-aspect-ratio");
+    img_free (out);
+    ctx_free (&ctx);
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
+/* downstream leaves the size open (or asks for the input's): the element
+ * passes the very input buffer through, whatever the method; a size
+ * request afterwards makes it scale again */
+GST_START_TEST (test_passthrough)
+{
+  const gchar *name = element_names[__i__];
+  static const gchar *const downstream[] = { NULL, "video/x-raw",
+    "video/x-raw,width=97,height=61"
+  };
+  guint d, f;
+
+  for (d = 0; d < G_N_ELEMENTS (downstream); d++) {
+    for (f = 0; f < N_FORMATS; f += 4) {
+      Img *in = img_from_photo (all_formats[f], 97, 61, f, 1, 2, f);
+      Ctx ctx = ctx_new (name, NULL);
+      guint m;
+
+      if (downstream[d])
+        ctx_set_sink_caps_str (&ctx, downstream[d]);
+      ctx_set_caps (&ctx, &in->info);
+      for (m = 0; m < N_METHODS; m++) {
+        GstBuffer *buf = img_to_buffer (in, m % N_LAYOUTS), *out;
+        Params prm = { all_methods[m], m % 2 };
+        ctx_set_params (&ctx, &prm);
+        gst_buffer_ref (buf);
+        fail_unless_equals_int (gst_harness_push (ctx.h, buf), GST_FLOW_OK);
+        out = gst_harness_pull (ctx.h);
+        fail_unless (out == buf, "%s, downstream %s, %s: output is not the "
+            "input buffer (no passthrough)", name,
+            GST_STR_NULL (downstream[d]),
+            gst_video_format_to_string (all_formats[f]));
+        fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
+                (ctx.e)));
+        check_out_caps (&ctx, all_formats[f], 97, 61, "passthrough");
+        gst_buffer_unref (out);
+        gst_buffer_unref (buf);
+      }
+      /* now downstream wants another size: scaling again */
+      ctx_set_params (&ctx, &default_params);
+      ctx_set_out_size (&ctx, 50, 122);
+      img_free (ctx_scale_check (&ctx, in, 50, 122, &default_params,
+              LAYOUT_ALIGNED, "after passthrough"));
+      fail_if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (ctx.e)));
+      ctx_free (&ctx);
+      img_free (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* method and antialias changed between frames while PLAYING take effect */
+GST_START_TEST (test_property_change_playing)
+{
+  const gchar *name = element_names[__i__];
+  static const Params seq[] = {
+    {"bspline", TRUE}, {"nearest", TRUE}, {"catmull-rom", TRUE},
+    {"catmull-rom", FALSE}, {"bilinear", FALSE}, {"bilinear", TRUE},
+    {"bspline", FALSE}, {"bspline", TRUE},
+  };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_RGBA
+  };
+  guint f, s;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    /* x up, y down by 3: antialias matters in y */
+    Img *in = img_from_photo (fmts[f], 200, 150, 1 + f, 33, 44, f);
+    Ctx ctx = ctx_new (name, NULL);
+    Img *prev = NULL;
+    GstState state;
+
+    ctx_set_out_size (&ctx, 301, 50);
+    ctx_set_caps (&ctx, &in->info);
+    fail_unless (gst_element_get_state (ctx.e, &state, NULL, 0) ==
+        GST_STATE_CHANGE_SUCCESS);
+    fail_unless (state == GST_STATE_PLAYING, "%s is in %s, not PLAYING", name,
+        gst_element_state_get_name (state));
+    for (s = 0; s < G_N_ELEMENTS (seq); s++) {
+      gchar *what = g_strdup_printf ("property sequence step %u", s);
+      Img *out;
+      ctx_set_params (&ctx, &seq[s]);
+      out = ctx_scale_check (&ctx, in, 301, 50, &seq[s], LAYOUT_DEFAULT,
+          what);
+      if (prev) {
+        fail_if (memcmp (prev->data, out->data, GST_VIDEO_INFO_SIZE
+                (&out->info)) == 0, "%s: output unchanged after switching "
+            "to method=%s antialias=%d", what, seq[s].method,
+            seq[s].antialias);
+        img_free (prev);
+      }
+      prev = out;
+      g_free (what);
+    }
+    img_free (prev);
+    ctx_free (&ctx);
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
+/* a one-pixel checkerboard downscaled by 3: nearly flat with antialias
+ * (standard deviation under 2 levels away from the borders), for every
+ * method but nearest; without it bilinear and bspline sample the input at
+ * whole positions and give the checkerboard back */
+static void
+checker_stats (const Img * out, gint margin, gdouble * mean, gdouble * sd)
+{
+  gdouble s = 0, s2 = 0;
+  gint x, y, n = 0;
+
+  for (y = margin; y < img_h (out) - margin; y++)
+    for (x = margin; x < img_w (out) - margin; x++) {
+      gdouble v = img_get (out, 0, x, y);
+      s += v;
+      s2 += v * v;
+      n++;
+    }
+  *mean = s / n;
+  *sd = sqrt (MAX (0.0, s2 / n - *mean * *mean));
+}
+
+GST_START_TEST (test_antialias_checkerboard)
+{
+  const gchar *name = element_names[__i__];
+  const gint w = 300, h = 240;
+  Img *in = img_new (GST_VIDEO_FORMAT_GRAY8, w, h);
+  Ctx ctx = ctx_new (name, NULL);
+  gint x, y;
+  guint m;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      img_set (in, 0, x, y, ((x + y) & 1) ? 230 : 20);
+  ctx_set_out_size (&ctx, w / 3, h / 3);
+  ctx_set_caps (&ctx, &in->info);
+  for (m = 0; m < N_METHODS; m++) {
+    gint aa;
+    for (aa = 0; aa <= 1; aa++) {
+      Params prm = { all_methods[m], aa };
+      Img *out;
+      gdouble mean, sd;
+      ctx_set_params (&ctx, &prm);
+      out = ctx_scale_check (&ctx, in, w / 3, h / 3, &prm, LAYOUT_DEFAULT,
+          "checkerboard");
+      checker_stats (out, 3, &mean, &sd);
+      GST_INFO ("%s %s antialias=%d: mean %.2f sd %.2f", name, prm.method,
+          aa, mean, sd);
+      if (aa && m != GCV_SCALE_NEAREST) {
+        fail_unless (sd < 2.0, "%s method=%s antialias=true: checkerboard / 3 "
+            "has standard deviation %.2f (mean %.2f)", name, prm.method, sd,
+            mean);
+        fail_unless (fabs (mean - 125.0) < 2.0, "%s %s: mean %.2f", name,
+            prm.method, mean);
+      } else if (m == GCV_SCALE_BILINEAR || m == GCV_SCALE_BSPLINE
+          || m == GCV_SCALE_NEAREST) {
+        /* x = 3 o + 1 exactly: the input samples themselves */
+        fail_unless (sd > 100.0, "%s method=%s antialias=%d: sd %.2f, the "
+            "checkerboard should survive", name, prm.method, aa, sd);
+      }
+      img_free (out);
+    }
+  }
+  ctx_free (&ctx);
+  img_free (in);
+}
+
+GST_END_TEST;
+
+/* cpubsplinescale and cudabsplinescale give byte-identical output, every
+ * format, method and antialias, up and down */
+GST_START_TEST (test_cpu_cuda_identical)
+{
+  static const gint sizes[][4] = { {173, 131, 400, 301}, {641, 481, 211, 157},
+  {64, 64, 64, 129}
+  };
+  gchar *cuda_backend = NULL;
+  guint f, s, m;
+  gint aa;
+  guint n_compared = 0;
+
+  for (f = 0; f < N_FORMATS; f++) {
+    Ctx a = ctx_new ("cpubsplinescale", NULL);
+    Ctx b = ctx_new ("cudabsplinescale", NULL);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      Img *in = img_from_photo (all_formats[f], sizes[s][0], sizes[s][1],
+          f + s, 13 * f, 7 * s, 4000 + 8 * f + s);
+      ctx_set_out_size (&a, sizes[s][2], sizes[s][3]);
+      ctx_set_out_size (&b, sizes[s][2], sizes[s][3]);
+      ctx_set_caps (&a, &in->info);
+      ctx_set_caps (&b, &in->info);
+      for (m = 0; m < N_METHODS; m++) {
+        for (aa = 0; aa <= 1; aa++) {
+          Params prm = { all_methods[m], aa };
+          Img *oa, *ob;
+          gchar *what;
+          ctx_set_params (&a, &prm);
+          ctx_set_params (&b, &prm);
+          oa = ctx_process (&a, in, LAYOUT_DEFAULT);
+          ob = ctx_process (&b, in, (m + aa) % N_LAYOUTS);
+          what = g_strdup_printf ("cpubsplinescale vs cudabsplinescale: %s "
+              "%dx%d -> %dx%d method=%s antialias=%d",
+              gst_video_format_to_string (all_formats[f]), sizes[s][0],
+              sizes[s][1], sizes[s][2], sizes[s][3], all_methods[m], aa);
+          fail_unless_equals_int (img_w (oa), sizes[s][2]);
+          fail_unless_equals_int (img_h (oa), sizes[s][3]);
+          assert_img_equal (oa, ob, what);
+          n_compared++;
+          g_free (what);
+          img_free (oa);
+          img_free (ob);
+        }
+      }
+      img_free (in);
+    }
+    if (cuda_backend == NULL)
+      cuda_backend = get_backend (b.e);
+    ctx_free (&a);
+    ctx_free (&b);
+  }
+  if (g_strcmp0 (cuda_backend, "cuda") == 0) {
+    g_print ("test_cpu_cuda_identical: %u frames, CUDA compared with CPU: "
+        "identical\n", n_compared);
+  } else {
+    fail_if (require_gpu (), "GST_CUDA_VIDEO_REQUIRE_GPU=1 but "
+        "cudabsplinescale runs on %s", GST_STR_NULL (cuda_backend));
+    g_print ("test_cpu_cuda_identical: no GPU, cudabsplinescale fell back: "
+        "compared CPU with CPU (%u frames)\n", n_compared);
+  }
+  g_free (cuda_backend);
+}
+
+GST_END_TEST;
+
+/* cudabsplinescale without CUDA: one warning and the CPU backend, or with
+ * fallback=false an error and no frame */
+GST_START_TEST (test_cuda_fallback)
+{
+  Img *in = img_from_photo (GST_VIDEO_FORMAT_I420, 64, 48, 1, 0, 0, 7);
+  Ctx ctx = ctx_new ("cudabsplinescale", NULL);
+  gchar *backend;
+  gboolean on_gpu;
+  gint i;
+
+  ctx_set_out_size (&ctx, 100, 75);
+  ctx_set_caps (&ctx, &in->info);
+  for (i = 0; i < 3; i++)
+    img_free (ctx_scale_check (&ctx, in, 100, 75, &default_params,
+            LAYOUT_DEFAULT, "fallback"));
+  backend = get_backend (ctx.e);
+  on_gpu = g_strcmp0 (backend, "cuda") == 0;
+  if (require_gpu ())
+    fail_unless (on_gpu, "GST_CUDA_VIDEO_REQUIRE_GPU=1 but backend is %s",
+        backend);
+  {
+    gchar *text = NULL;
+    guint warnings = bus_count (ctx.bus, GST_MESSAGE_WARNING, 0, &text);
+    if (on_gpu)
+      fail_unless (warnings == 0, "%u warnings on the GPU: %s", warnings,
+          GST_STR_NULL (text));
+    else
+      fail_unless (warnings == 1, "%u warnings for the CPU fallback, "
+          "expected exactly 1", warnings);
+    g_free (text);
+  }
+  ctx_free (&ctx);
+  g_free (backend);
+
+  if (!on_gpu) {
+    GstElement *e = gst_element_factory_make ("cudabsplinescale", NULL);
+    GstBus *bus = gst_bus_new ();
+    GstStateChangeReturn sret;
+    gchar *text = NULL;
+
+    g_object_set (e, "fallback", FALSE, NULL);
+    gst_element_set_bus (e, bus);
+    sret = gst_element_set_state (e, GST_STATE_PLAYING);
+    if (sret == GST_STATE_CHANGE_FAILURE) {
+      fail_unless (bus_count (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+              &text) >= 1, "no RESOURCE error when failing to start (%s)",
+          GST_STR_NULL (text));
+    } else {
+      fail ("cudabsplinescale fallback=false started without a GPU");
+    }
+    gst_element_set_state (e, GST_STATE_NULL);
+    gst_bus_set_flushing (bus, TRUE);
+    gst_object_unref (bus);
+    gst_object_unref (e);
+    g_free (text);
+  }
+  img_free (in);
+}
+
+GST_END_TEST;
+
+static Suite *
+bsplinescale_suite (void)
+{
+  Suite *s = suite_create ("bsplinescale");
+  TCase *tc = tcase_create ("general");
+  gint n = N_ELEMENTS;
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_checked_fixture (tc, setup_log_handlers, NULL);
+  tcase_add_loop_test (tc, test_properties_defaults, 0, n);
+  tcase_add_loop_test (tc, test_property_rejection, 0, n);
+  tcase_add_loop_test (tc, test_template_caps, 0, n);
+  tcase_add_loop_test (tc, test_tiny_sizes, 0, n);
+  tcase_add_loop_test (tc, test_size_odd_upscale, 0, n);
+  tcase_add_loop_test (tc, test_size_1080p_downscale, 0, n);
+  tcase_add_loop_test (tc, test_size_qcif_x7, 0, n);
+  tcase_add_loop_test (tc, test_nearest_exact, 0, n);
+  tcase_add_loop_test (tc, test_constant_frames, 0, n);
+  tcase_add_loop_test (tc, test_padded_strides, 0, n);
+  tcase_add_loop_test (tc, test_output_video_meta, 0, n);
+  tcase_add_loop_test (tc, test_renegotiate_input, 0, n);
+  tcase_add_loop_test (tc, test_renegotiate_output, 0, n);
+  tcase_add_loop_test (tc, test_negotiation_dar, 0, n);
+  tcase_add_loop_test (tc, test_passthrough, 0, n);
+  tcase_add_loop_test (tc, test_property_change_playing, 0, n);
+  tcase_add_loop_test (tc, test_antialias_checkerboard, 0, n);
+  tcase_add_test (tc, test_cpu_cuda_identical);
+  tcase_add_test (tc, test_cuda_fallback);
+  return s;
+}
+
+GST_CHECK_MAIN (bsplinescale);
