@@ -31,9 +31,19 @@
 
 namespace {
 
+/* Half-sample symmetric mirror into [0, n).  Indices within one period of
+ * the frame (the only ones a scanline longer than the warm-up produces)
+ * take the branches; the integer modulo, some 25 instructions on the GPU,
+ * is left for scanlines shorter than 16 samples. */
 __device__ __forceinline__ int
 mirror_index (int i, int n)
 {
+  if ((unsigned) i < (unsigned) n)
+    return i;
+  if (i < 0 && i >= -n)
+    return -1 - i;
+  if (i >= n && i < 2 * n)
+    return 2 * n - 1 - i;
   int period = 2 * n;
   int m = i % period;
   if (m < 0)
@@ -70,84 +80,134 @@ store_sample<float> (float * p, float v)
 }
 
 /* One segment of one scanline through the causal then the anticausal
- * recursion.  load(j) returns sample j of the scanline (any j: it mirrors);
- * store(j, c) is called for j = a + SEG - 1 down to a.  The SEG + WARM
- * causal values the anticausal pass needs stay in registers (the loops are
- * fully unrolled, so every index is a constant). */
-template <typename Load, typename Store> __device__ __forceinline__ void
-prefilter_segment (int a, Load load, Store store)
+ * recursion, over its window held in shared memory: win(k) is the slot of
+ * sample a - WARM + k (k = 0 .. WINDOW - 1), overwritten with the causal
+ * values; store(j, c) is called for j = a + SEG - 1 down to a.  The loops
+ * are deliberately not unrolled all the way: on small frames every SM runs
+ * one block once, and fully unrolled code (a few hundred straight-line
+ * instructions per kernel) spent more time in instruction-cache misses than
+ * in arithmetic. */
+constexpr int WINDOW = SEG + 2 * WARM;
+
+template <typename Win, typename Store> __device__ __forceinline__ void
+prefilter_window (int a, Win win, Store store)
 {
   const float z = GCV_BSPLINE_POLE;
-  float y[SEG + WARM];
   float state = 0.0f;
 
-#pragma unroll
-  for (int k = -WARM; k < 0; k++)
-    state = __fadd_rn (load (a + k), __fmul_rn (z, state));
-#pragma unroll
-  for (int k = 0; k < SEG + WARM; k++) {
-    state = __fadd_rn (load (a + k), __fmul_rn (z, state));
-    y[k] = state;
+#pragma unroll 4
+  for (int k = 0; k < WARM; k++)
+    state = __fadd_rn (win (k), __fmul_rn (z, state));
+#pragma unroll 4
+  for (int k = WARM; k < WINDOW; k++) {
+    state = __fadd_rn (win (k), __fmul_rn (z, state));
+    win (k) = state;
   }
   state = 0.0f;
-#pragma unroll
-  for (int k = SEG + WARM - 1; k >= 0; k--) {
-    state = __fmul_rn (z, __fsub_rn (state, y[k]));
-    if (k < SEG)
-      store (a + k, __fmul_rn (6.0f, state));
+#pragma unroll 4
+  for (int k = WINDOW - 1; k >= SEG + WARM; k--)
+    state = __fmul_rn (z, __fsub_rn (state, win (k)));
+#pragma unroll 4
+  for (int k = SEG + WARM - 1; k >= WARM; k--) {
+    state = __fmul_rn (z, __fsub_rn (state, win (k)));
+    store (a + k - WARM, __fmul_rn (6.0f, state));
   }
 }
 
-/* Vertical prefilter.  Thread (e, s): float column e of the interleaved
- * rows (e = x * channels + c), the segment of rows from s * SEG.  A warp
- * reads 32 consecutive samples of one row per step: coalesced. */
-template <typename T> __global__ void
+/* Vertical prefilter.  Block: kThreads float columns e0.. (e = x * channels
+ * + c), the segment of rows from a = blockIdx.y * SEG.  The block copies the
+ * WINDOW x kThreads window (rows a - WARM .. a + SEG + WARM - 1, mirrored)
+ * to shared memory, a warp reading 32 consecutive samples of a row per load
+ * (coalesced) with 16 loads in flight per thread; then each thread runs its
+ * column (tile[k][t]: conflict-free) and stores its SEG results, a warp
+ * storing 32 consecutive floats of a row. */
+constexpr int kThreads = 128;
+
+template <typename T> __global__ void __launch_bounds__ (kThreads)
 prefilter_columns (const T * __restrict__ in, size_t in_pitch, float *__restrict__ out,
     size_t out_pitch, int row_floats, int height)
 {
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ float tile[WINDOW][kThreads];
+  const int t = threadIdx.x;
+  const int e = blockIdx.x * kThreads + t;
   const int a = blockIdx.y * SEG;
   if (e >= row_floats)
     return;
   /* the same for the whole block: interior segments never mirror */
   const bool interior = a >= WARM && a + SEG + WARM <= height;
-  prefilter_segment (a,
-      [&](int j) {
-        const int r = interior ? j : mirror_index (j, height);
-        const T *row = (const T *) ((const char *) in + in_pitch * r);
-        return load_sample (row + e);
-      },
+#pragma unroll 16
+  for (int k = 0; k < WINDOW; k++) {
+    const int j = a - WARM + k;
+    const int r = interior ? j : mirror_index (j, height);
+    tile[k][t] = load_sample ((const T *) ((const char *) in + in_pitch * r) + e);
+  }
+  /* each thread only ever touches its own column: no barrier */
+  prefilter_window (a,
+      [&](int k) -> float & { return tile[k][t]; },
       [&](int j, float c) {
         if (j < height)
           ((float *) ((char *) out + out_pitch * j))[e] = c;
       });
 }
 
-/* Horizontal prefilter.  Thread (r, s, c): row r, the segment of samples
- * from s * SEG, channel c.  Neighbouring threads take neighbouring rows, so
- * a warp's step touches 32 rows; each 32-byte sector read is reused by the
- * next 8 / channels steps from L1. */
-__global__ void
+/* Horizontal prefilter.  Block: kThreads threads, ROWS = kThreads / C rows
+ * from r0, one segment (samples from a = blockIdx.y * SEG), every channel;
+ * thread t runs row r0 + t % ROWS, channel t / ROWS, so a warp holds 32
+ * rows of one channel.  The block first copies the window (WINDOW samples x
+ * C channels of each row, mirrored) to shared memory row by row (coalesced);
+ * rows are padded by one float, so the 32 lanes, one row apart, hit 32
+ * banks.  Each thread writes its coefficients back over its own window
+ * slots, and after a barrier the block stores the SEG x C middle of every
+ * row, coalesced.  (Reading one row per thread straight from global memory,
+ * the paper's mapping, touches a different row in every lane and re-reads
+ * each sector once per channel: 11x the DRAM traffic at 4K RGBA.) */
+template <int C> __global__ void __launch_bounds__ (kThreads)
 prefilter_rows (const float *__restrict__ in, size_t in_pitch, float *__restrict__ out,
-    size_t out_pitch, int width, int height, int channels)
+    size_t out_pitch, int width, int height)
 {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  constexpr int ROWS = kThreads / C;
+  constexpr int SPAN = WINDOW * C;              /* floats of one row's window */
+  constexpr int STRIDE = SPAN + 1;
+  __shared__ float tile[ROWS * STRIDE];
+  const int r0 = blockIdx.x * ROWS;
   const int a = blockIdx.y * SEG;
-  const int c = blockIdx.z;
-  if (r >= height)
-    return;
-  const float *src = (const float *) ((const char *) in + in_pitch * r) + c;
-  float *dst = (float *) ((char *) out + out_pitch * r) + c;
   const bool interior = a >= WARM && a + SEG + WARM <= width;
-  prefilter_segment (a,
-      [&](int j) {
-        const int x = interior ? j : mirror_index (j, width);
-        return __ldg (src + (size_t) x * channels);
-      },
-      [&](int j, float v) {
-        if (j < width)
-          dst[(size_t) j * channels] = v;
-      });
+
+#pragma unroll 16
+  for (int i = threadIdx.x; i < ROWS * SPAN; i += kThreads) {
+    const int rr = i / SPAN, q = i - rr * SPAN;
+    const int x = a - WARM + q / C;
+    const int row = min (r0 + rr, height - 1);
+    tile[rr * STRIDE + q] = __ldg ((const float *) ((const char *) in + in_pitch * row)
+        + (interior ? x : mirror_index (x, width)) * C + q % C);
+  }
+  __syncthreads ();
+
+  const int r = threadIdx.x % ROWS, c = threadIdx.x / ROWS;
+  if (c < C && r0 + r < height) {
+    float *row = tile + r * STRIDE + c;
+    prefilter_window (a,
+        [&](int k) -> float & { return row[k * C]; },
+        [&](int j, float val) { row[(j - (a - WARM)) * C] = val; });
+  }
+  __syncthreads ();
+
+  const int seg_floats = min (SEG, width - a) * C;
+  for (int i = threadIdx.x; i < ROWS * seg_floats; i += kThreads) {
+    const int rr = i / seg_floats, q = i - rr * seg_floats;
+    if (r0 + rr >= height)
+      break;
+    ((float *) ((char *) out + out_pitch * (r0 + rr)))[a * C + q] = tile[rr * STRIDE + WARM * C + q];
+  }
+}
+
+template <int C> static void
+launch_prefilter_rows (cudaStream_t stream, const float *in, size_t in_pitch, float *out,
+    size_t out_pitch, int width, int height)
+{
+  constexpr int ROWS = kThreads / C;
+  dim3 grid ((height + ROWS - 1) / ROWS, (width + SEG - 1) / SEG);
+  prefilter_rows<C><<<grid, kThreads, 0, stream>>> (in, in_pitch, out, out_pitch, width, height);
 }
 
 /* Horizontal FIR.  Thread (e, y): output float e = ox * channels + c of
@@ -172,26 +232,38 @@ fir_horizontal (const T * __restrict__ in, size_t in_pitch, float *__restrict__ 
   ((float *) ((char *) out + out_pitch * y))[e] = acc;
 }
 
-/* Vertical FIR.  Thread (e, oy): float e of output row oy.  The whole
- * block shares oy, so its table entries are uniform loads, and a warp reads
- * 32 consecutive floats of each source row. */
+/* Vertical FIR.  Thread (e, oy): kVerticalRun consecutive floats e.. of
+ * output row oy (the source rows are padded to 16 bytes, so a run is one
+ * float4 load per tap).  The whole block shares oy, so its table entries
+ * are uniform loads; a warp reads 512 consecutive bytes of each source row
+ * and stores 32 runs of consecutive samples. */
+constexpr int kVerticalRun = 4;
+
 template <typename T> __global__ void
 fir_vertical (const float *__restrict__ in, size_t in_pitch, T * __restrict__ out,
     size_t out_pitch, const int32_t * __restrict__ index, const float *__restrict__ weight,
     int taps, int row_floats)
 {
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  const int e = (blockIdx.x * blockDim.x + threadIdx.x) * kVerticalRun;
   const int oy = blockIdx.y;
   if (e >= row_floats)
     return;
   const int32_t *idx = index + (size_t) oy * taps;
   const float *w = weight + (size_t) oy * taps;
-  float acc = 0.0f;
+  float acc[kVerticalRun] = { 0.0f, 0.0f, 0.0f, 0.0f };
   for (int t = 0; t < taps; t++) {
-    const float *row = (const float *) ((const char *) in + in_pitch * __ldg (idx + t));
-    acc = __fadd_rn (acc, __fmul_rn (__ldg (w + t), __ldg (row + e)));
+    const float wt = __ldg (w + t);
+    const float4 v = __ldg ((const float4 *) ((const char *) in + in_pitch * __ldg (idx + t)) + e / 4);
+    acc[0] = __fadd_rn (acc[0], __fmul_rn (wt, v.x));
+    acc[1] = __fadd_rn (acc[1], __fmul_rn (wt, v.y));
+    acc[2] = __fadd_rn (acc[2], __fmul_rn (wt, v.z));
+    acc[3] = __fadd_rn (acc[3], __fmul_rn (wt, v.w));
   }
-  store_sample ((T *) ((char *) out + out_pitch * oy) + e, acc);
+  T *dst = (T *) ((char *) out + out_pitch * oy) + e;
+#pragma unroll
+  for (int k = 0; k < kVerticalRun; k++)
+    if (e + k < row_floats)
+      store_sample (dst + k, acc[k]);
 }
 
 /* Launch helpers keyed by the runtime sample type. */
@@ -207,8 +279,6 @@ by_type (GcvSampleType type, Args... args)
       return Launch<float>::run (args...);
   }
 }
-
-constexpr int kThreads = 128;
 
 template <typename T> struct LaunchPrefilterColumns {
   static cudaError_t run (cudaStream_t stream, const void *in, size_t in_pitch, float *out,
@@ -235,7 +305,8 @@ template <typename T> struct LaunchFirVertical {
   static cudaError_t run (cudaStream_t stream, const float *in, size_t in_pitch, void *out,
       size_t out_pitch, const int32_t *index, const float *weight, int taps, int row_floats,
       int rows) {
-    dim3 grid ((row_floats + kThreads - 1) / kThreads, rows);
+    const int runs = (row_floats + kVerticalRun - 1) / kVerticalRun;
+    dim3 grid ((runs + kThreads - 1) / kThreads, rows);
     fir_vertical<T><<<grid, kThreads, 0, stream>>> (in, in_pitch, (T *) out, out_pitch, index,
         weight, taps, row_floats);
     return cudaGetLastError ();
@@ -331,6 +402,10 @@ scale_cuda_alloc (GcvScaleCuda * ctx, GcvError * err)
       err, "bsplinescale: cudaMallocPitch (B-spline coefficients)");
   GCV_CUDA_TRY (cudaMallocPitch ((void **) &ctx->horiz, &ctx->horiz_pitch, out_row, g->in_height),
       err, "bsplinescale: cudaMallocPitch (horizontal pass)");
+  /* fir_vertical reads whole float4s: the row padding it may touch must
+   * hold defined values (they are never stored) */
+  GCV_CUDA_TRY (cudaMemset2D (ctx->horiz, ctx->horiz_pitch, 0, ctx->horiz_pitch, g->in_height),
+      err, "bsplinescale: cudaMemset2D (horizontal pass)");
   GcvStatus st = axis_alloc (&ctx->x_axis, g->in_width, g->out_width, err);
   if (st == GCV_OK)
     st = axis_alloc (&ctx->y_axis, g->in_height, g->out_height, err);
@@ -404,9 +479,24 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
     GCV_CUDA_TRY (by_type<LaunchPrefilterColumns> (g->type, stream, (const void *) in->data,
             in->stride, ctx->coef_v, ctx->coef_v_pitch, in_floats, g->in_height), err,
         "bsplinescale: vertical prefilter launch");
-    dim3 grid ((g->in_height + kThreads - 1) / kThreads, (g->in_width + SEG - 1) / SEG, C);
-    prefilter_rows<<<grid, kThreads, 0, stream>>> (ctx->coef_v, ctx->coef_v_pitch, ctx->coef,
-        ctx->coef_pitch, g->in_width, g->in_height, C);
+    switch (C) {
+      case 1:
+        launch_prefilter_rows<1> (stream, ctx->coef_v, ctx->coef_v_pitch, ctx->coef, ctx->coef_pitch,
+            g->in_width, g->in_height);
+        break;
+      case 2:
+        launch_prefilter_rows<2> (stream, ctx->coef_v, ctx->coef_v_pitch, ctx->coef, ctx->coef_pitch,
+            g->in_width, g->in_height);
+        break;
+      case 3:
+        launch_prefilter_rows<3> (stream, ctx->coef_v, ctx->coef_v_pitch, ctx->coef, ctx->coef_pitch,
+            g->in_width, g->in_height);
+        break;
+      default:
+        launch_prefilter_rows<4> (stream, ctx->coef_v, ctx->coef_v_pitch, ctx->coef, ctx->coef_pitch,
+            g->in_width, g->in_height);
+        break;
+    }
     GCV_CUDA_LAUNCHED (err, "bsplinescale: horizontal prefilter launch");
     fir_src = ctx->coef;
     fir_src_pitch = ctx->coef_pitch;
