@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""PyTorch's F.interpolate(mode='bicubic') as a peer of cudabsplinescale (issue 3).
+
+Times torch.nn.functional.interpolate(x, size=..., mode='bicubic',
+align_corners=False) on the GPU for the issue's three upscales
+(176x144 -> 1232x1008, 256x256 -> 512x512, 1920x1080 -> 3840x2160) and, for
+reference, 3840x2160 -> 1920x1080 with antialias=True:
+
+  float32 1x1xHxW      the call alone (what issue 3 quotes: 94, 36, 504 us)
+  uint8   1x1xHxW      a video frame's round trip: .float(), interpolate,
+                       .round().clamp(0, 255).to(torch.uint8)
+  uint8-native 1x1xHxW interpolate on the uint8 tensor itself, when this
+                       PyTorch supports it on CUDA (else reported as such)
+  float32 1x4xHxW      four channels (planar RGBA)
+
+Each row: CUDA events around each call (torch.cuda.Event), median of --runs
+calls after --warmup, input rotated through --variants different frames
+(the tests/data photos resized when OpenCV or Pillow can read them, else
+random).  Prints JSON on stdout (and to --json FILE); a table on stderr.
+
+Without PyTorch, or without a CUDA device, prints why and exits 0.
+
+With --ours FILE (the JSON of tests/bench/bench-bsplinescale), also prints
+our kernel times next to PyTorch's and adds them to the JSON ("comparison").
+
+Usage: scripts/bench-torch-interp.py [--quick] [--runs N] [--json FILE] [--ours FILE]
+SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+CASES = [
+    # name, in (w, h), out (w, h), issue's target for our kernels (us), issue's PyTorch figure (us)
+    ("qcif-x7", (176, 144), (1232, 1008), 20, 94),
+    ("256-x2", (256, 256), (512, 512), 10, 36),
+    ("1080p-4k", (1920, 1080), (3840, 2160), 150, 504),
+    ("4k-1080p", (3840, 2160), (1920, 1080), None, None),
+]
+PHOTOS = ["camera.png", "chelsea.png", "coffee.png", "astronaut.png"]
+
+
+def emit(doc, path):
+    text = json.dumps(doc, indent=2)
+    print(text)
+    if path:
+        with open(path, "w") as f:
+            f.write(text + "\n")
+
+
+def load_photos(data_dir):
+    """Grey photos as 2-D uint8 numpy arrays, [] when none can be read."""
+    try:
+        import numpy as np  # noqa: F401
+    except ImportError:
+        return []
+    out = []
+    for name in PHOTOS:
+        path = os.path.join(data_dir, name)
+        img = None
+        try:
+            import cv2
+            img = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+        except ImportError:
+            try:
+                from PIL import Image
+                import numpy as np
+                img = np.asarray(Image.open(path).convert("L"))
+            except Exception:
+                img = None
+        if img is not None:
+            out.append(img)
+    return out
+
+
+def make_frames(torch, photos, w, h, channels, n, device):
+    """n different uint8 frames 1 x channels x h x w on the device."""
+    frames = []
+    for k in range(n):
+        if photos:
+            import numpy as np
+            p = photos[k % len(photos)]
+            # resize the photo (scale differs per variant), mirror-tile, shift
+            s = (h / 720.0) ** 0.5 * [1.5, 1.0, 2.2, 1.25, 1.8, 1.1, 2.6, 1.4][k % 8]
+            pw, ph = max(2, int(p.shape[1] * s)), max(2, int(p.shape[0] * s))
+            t = torch.from_numpy(np.ascontiguousarray(p)).to(device).float()[None, None]
+            t = torch.nn.functional.interpolate(t, size=(ph, pw), mode="bilinear",
+                                                align_corners=False, antialias=s < 1)
+            reps_y, reps_x = -(-(h + ph) // ph) + 1, -(-(w + pw) // pw) + 1
+            tile = torch.cat([t, t.flip(3)], 3).repeat(1, 1, 1, (reps_x + 1) // 2)
+            tile = torch.cat([tile, tile.flip(2)], 2).repeat(1, 1, (reps_y + 1) // 2, 1)
+            oy, ox = int((k * 0.23) % 1.0 * ph), int((k * 0.37) % 1.0 * pw)
+            g = tile[:, :, oy:oy + h, ox:ox + w].clamp(0, 255).round().to(torch.uint8)
+            if channels > 1:
+                g = torch.cat([g.roll(c * 7, dims=3) for c in range(channels)], 1)
+        else:
+            g = torch.randint(0, 256, (1, channels, h, w), dtype=torch.uint8, device=device)
+        frames.append(g.contiguous())
+    return frames
+
+
+def time_calls(torch, fn, inputs, warmup, runs):
+    """Median and mean (us) of per-call CUDA event times; back-to-back us."""
+    for i in range(warmup):
+        fn(inputs[i % len(inputs)])
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    for i in range(runs):
+        starts[i].record()
+        fn(inputs[i % len(inputs)])
+        ends[i].record()
+    torch.cuda.synchronize()
+    times = [s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends)]
+    span = starts[0].elapsed_time(ends[-1]) * 1e3 / runs
+    return statistics.median(times), statistics.fmean(times), span
+
+
+def compare(doc, ours_path):
+    """Side by side: PyTorch float32 / uint8 1x1 and 1x4 rows against our
+    CUDA kernel rows (GRAY8 / RGBA) from bench-bsplinescale's JSON."""
+    with open(ours_path) as f:
+        ours = json.load(f)
+    kern = {}
+    for r in ours.get("results", []):
+        if r.get("part") == "kernel" and not r.get("skipped") and r.get("ms_per_frame") is not None:
+            kern[(r["case"], r["format"], r["method"])] = r["ms_per_frame"] * 1e3
+    torch_rows = {}
+    for r in doc.get("results", []):
+        if r.get("median_us") is not None:
+            torch_rows[(r["case"], r["shape"][1], r["input"])] = r["median_us"]
+    rows = []
+    print("\nkernel time, us (median; ours: CUDA events around gcv_scale_cuda_process, %s)"
+          % ours.get("host", {}).get("gpu", "?"), file=sys.stderr)
+    print("%-9s %-6s %9s %9s %9s %11s %11s %8s %7s" % ("case", "format", "bspline", "catmull",
+          "bilinear", "torch f32", "torch u8", "target", "issue"), file=sys.stderr)
+    for name, _i, _o, target, quoted in CASES:
+        for fmt, ch in (("GRAY8", 1), ("RGBA", 4)):
+            row = {"case": name, "format": fmt, "torch_channels": ch,
+                   "ours_bspline_us": kern.get((name, fmt, "bspline")),
+                   "ours_catmull_rom_us": kern.get((name, fmt, "catmull-rom")),
+                   "ours_bilinear_us": kern.get((name, fmt, "bilinear")),
+                   "torch_bicubic_float32_us": torch_rows.get((name, ch, "float32")),
+                   "torch_bicubic_uint8_us": torch_rows.get((name, ch, "uint8")),
+                   "issue_target_us": target if ch == 1 else None,
+                   "issue_pytorch_us": quoted if ch == 1 else None}
+            if all(row[k] is None for k in row if k.startswith(("ours", "torch"))):
+                continue
+            rows.append(row)
+            f = lambda v: "-" if v is None else "%.1f" % v  # noqa: E731
+            print("%-9s %-6s %9s %9s %9s %11s %11s %8s %7s"
+                  % (name, fmt, f(row["ours_bspline_us"]), f(row["ours_catmull_rom_us"]),
+                     f(row["ours_bilinear_us"]), f(row["torch_bicubic_float32_us"]),
+                     f(row["torch_bicubic_uint8_us"]), f(row["issue_target_us"]),
+                     f(row["issue_pytorch_us"])), file=sys.stderr)
+    print("torch f32: F.interpolate bicubic on 1xCxHxW float32 (C = 1 for GRAY8, 4 planar for RGBA);\n"
+          "torch u8: uint8 -> float -> bicubic -> round/clamp -> uint8 (1 channel); ours read and\n"
+          "write 8-bit interleaved samples.  target / issue: issue 3's target for our kernels and\n"
+          "its quoted PyTorch time.", file=sys.stderr)
+    doc["comparison"] = {"ours_json": os.path.abspath(ours_path), "ours_date": ours.get("date"),
+                         "ours_gpu": ours.get("host", {}).get("gpu"), "rows": rows}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=300)
+    ap.add_argument("--warmup", type=int, default=50)
+    ap.add_argument("--variants", type=int, default=4)
+    ap.add_argument("--device", type=int, default=0)
+    ap.add_argument("--quick", action="store_true", help="fewer runs (rough numbers)")
+    ap.add_argument("--json", help="also write the JSON to FILE")
+    ap.add_argument("--ours", metavar="FILE",
+                    help="bench-bsplinescale's JSON: print our kernel times side by side")
+    ap.add_argument("--data-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                       "..", "tests", "data"))
+    args = ap.parse_args()
+    if args.quick:
+        args.runs, args.warmup = min(args.runs, 50), min(args.warmup, 5)
+    args.runs = max(args.runs, 1)
+    args.variants = max(args.variants, 1)
+
+    doc = {"benchmark": "torch-interpolate-bicubic",
+           "date": time.strftime("%Y-%m-%d %H:%M:%S %z")}
+    try:
+        import torch
+        import torch.nn.functional as F
+    except Exception as e:  # ImportError, or a broken install
+        print("torch not available (%s): PyTorch peer rows skipped" % e, file=sys.stderr)
+        doc.update(available=False, reason="torch not available: %s" % e)
+        emit(doc, args.json)
+        return 0
+    if not torch.cuda.is_available():
+        print("torch %s has no usable CUDA device: PyTorch peer rows skipped" % torch.__version__,
+              file=sys.stderr)
+        doc.update(available=False, reason="torch %s: no CUDA device" % torch.__version__)
+        emit(doc, args.json)
+        return 0
+
+    dev = torch.device("cuda", args.device)
+    torch.cuda.set_device(dev)
+    torch.backends.cudnn.benchmark = False
+    photos = load_photos(args.data_dir)
+    doc.update(available=True, torch=torch.__version__, cuda=torch.version.cuda,
+               gpu=torch.cuda.get_device_name(dev), runs=args.runs, warmup=args.warmup,
+               variants=args.variants,
+               inputs="tests/data photos, resized and mirror-tiled" if photos else "random uint8",
+               results=[])
+    print("PyTorch %s, CUDA %s, %s; %d runs after %d warm-up, %d inputs (%s)"
+          % (torch.__version__, torch.version.cuda, doc["gpu"], args.runs, args.warmup,
+             args.variants, doc["inputs"]), file=sys.stderr)
+    print("%-9s %-22s %-13s %-9s %10s %10s %10s  %s" % ("case", "in -> out", "input", "antialias",
+          "median us", "mean us", "b2b us", "notes"), file=sys.stderr)
+
+    with torch.inference_mode():
+        for name, (iw, ih), (ow, oh), target, quoted in CASES:
+            aa = ow < iw or oh < ih
+            for channels in (1, 4):
+                frames = make_frames(torch, photos, iw, ih, channels, args.variants, dev)
+                floats = [f.float() for f in frames]
+                variants = [
+                    ("float32", floats,
+                     lambda x: F.interpolate(x, size=(oh, ow), mode="bicubic",
+                                             align_corners=False, antialias=aa)),
+                ]
+                if channels == 1:
+                    variants.append(
+                        ("uint8", frames,
+                         lambda x: F.interpolate(x.float(), size=(oh, ow), mode="bicubic",
+                                                 align_corners=False, antialias=aa)
+                         .round_().clamp_(0, 255).to(torch.uint8)))
+                    variants.append(
+                        ("uint8-native", frames,
+                         lambda x: F.interpolate(x, size=(oh, ow), mode="bicubic",
+                                                 align_corners=False, antialias=aa)))
+                for label, inputs, fn in variants:
+                    row = {"case": name, "in_width": iw, "in_height": ih, "out_width": ow,
+                           "out_height": oh, "shape": [1, channels, ih, iw], "input": label,
+                           "mode": "bicubic", "align_corners": False, "antialias": aa,
+                           "issue_target_us": target, "issue_pytorch_us": quoted}
+                    try:
+                        med, avg, b2b = time_calls(torch, fn, inputs, args.warmup, args.runs)
+                        row.update(median_us=med, mean_us=avg, back_to_back_us=b2b,
+                                   effective_gbps=(iw * ih + ow * oh) * channels
+                                   * (4 if label == "float32" else 1) / (med * 1e-6) / 1e9)
+                        note = ""
+                        if channels == 1 and label == "float32" and quoted:
+                            note = "issue quoted %d us" % quoted
+                        print("%-9s %-22s %-13s %-9s %10.2f %10.2f %10.2f  %s"
+                              % (name, "%dx%dx%d->%dx%d" % (channels, iw, ih, ow, oh), label,
+                                 aa, med, avg, b2b, note), file=sys.stderr)
+                    except Exception as e:  # e.g. no uint8 bicubic on CUDA
+                        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                        row.update(median_us=None, unsupported=msg)
+                        print("%-9s %-22s %-13s %-9s %10s %10s %10s  unsupported: %s"
+                              % (name, "%dx%dx%d->%dx%d" % (channels, iw, ih, ow, oh), label,
+                                 aa, "-", "-", "-", msg[:80]), file=sys.stderr)
+                    doc["results"].append(row)
+                del frames, floats
+                torch.cuda.empty_cache()
+    if args.ours:
+        try:
+            compare(doc, args.ours)
+        except (OSError, ValueError, KeyError) as e:
+            print("cannot compare with %s: %s" % (args.ours, e), file=sys.stderr)
+    emit(doc, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
