@@ -43,8 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bsplinescale.h"
-#include "gcv-test.h"
+#include "bsplinescale_common.h"
 
 /* Tolerances of the comparison with the float64 reference (section 3).  The
  * backend computes in float: weights rounded to float, float pole, every
@@ -55,45 +54,11 @@
 #define REF_TOL_F32 1e-5        /* of the input's data scale */
 #define REF_TOL_INT 0.02        /* levels beyond the 0.5 that rounding allows, U8 */
 #define REF_TOL_U16 0.15        /* the same for U16: float has ~1/256 of a level there */
-#define SCIPY_TOL_F32 1e-4      /* the requirement */
-
-static const char *const method_names[] = { "bspline", "catmull-rom", "bilinear", "nearest" };
-static const char *const type_names[] = { "U8", "U16", "F32" };
-
-static size_t
-sample_bytes (GcvSampleType t)
-{
-  return t == GCV_SAMPLE_U8 ? 1 : t == GCV_SAMPLE_U16 ? 2 : 4;
-}
 
 static double
 type_max (GcvSampleType t)
 {
   return t == GCV_SAMPLE_U8 ? 255.0 : 65535.0;
-}
-
-static GcvScaleParams
-params_make (GcvScaleMethod m, int aa)
-{
-  GcvScaleParams p;
-  memset (&p, 0, sizeof (p));
-  p.method = m;
-  p.antialias = aa;
-  return p;
-}
-
-static GcvScaleGeometry
-geom_make (GcvSampleType type, int channels, int iw, int ih, int ow, int oh)
-{
-  GcvScaleGeometry g;
-  memset (&g, 0, sizeof (g));
-  g.type = type;
-  g.channels = channels;
-  g.in_width = iw;
-  g.in_height = ih;
-  g.out_width = ow;
-  g.out_height = oh;
-  return g;
 }
 
 /* ---- typed host planes ---------------------------------------------------- */
@@ -119,22 +84,6 @@ plane_new (GcvSampleType type, int channels, int w, int h, size_t pad_bytes)
   return p;
 }
 
-/* Fills every byte (padding too) with pseudo-random garbage; for F32 the
- * padding words become NaN or huge values, which would show if they leaked. */
-static void
-plane_fill_garbage (Plane * p, uint32_t seed)
-{
-  uint32_t st = seed * 2654435761u + 1u;
-  for (size_t i = 0; i < p->stride * p->height; i++)
-    p->data[i] = (uint8_t) (gcv_test_rand (&st) >> 24);
-  if (p->type == GCV_SAMPLE_F32)
-    for (int y = 0; y < p->height; y++)
-      for (size_t b = (size_t) p->width * p->channels * 4; b + 4 <= p->stride; b += 4) {
-        uint32_t v = (b / 4) & 1 ? 0x7fc00001u : 0x7f7fffffu;   /* NaN, FLT_MAX */
-        memcpy (p->data + (size_t) y * p->stride + b, &v, 4);
-      }
-}
-
 static GcvPlane
 plane_desc (const Plane * p)
 {
@@ -146,39 +95,26 @@ plane_desc (const Plane * p)
   return d;
 }
 
+/* Fills every byte (padding too) with pseudo-random garbage (garbage_fill:
+ * NaN and FLT_MAX in the padding of F32 planes). */
+static void
+plane_fill_garbage (Plane * p, uint32_t seed)
+{
+  uint32_t st = seed * 2654435761u + 1u;
+  GcvPlane d = plane_desc (p);
+  garbage_fill (&d, p->type, p->channels, &st);
+}
+
 static double
 plane_get (const Plane * p, int x, int y, int c)
 {
-  const uint8_t *row = p->data + (size_t) y * p->stride;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->type == GCV_SAMPLE_U8)
-    return row[i];
-  if (p->type == GCV_SAMPLE_U16) {
-    uint16_t v;
-    memcpy (&v, row + 2 * i, 2);
-    return v;
-  }
-  {
-    float v;
-    memcpy (&v, row + 4 * i, 4);
-    return v;
-  }
+  return sample_get (p->data + (size_t) y * p->stride, p->type, (size_t) x * p->channels + c);
 }
 
 static void
 plane_put (Plane * p, int x, int y, int c, double v)
 {
-  uint8_t *row = p->data + (size_t) y * p->stride;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->type == GCV_SAMPLE_U8) {
-    row[i] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
-  } else if (p->type == GCV_SAMPLE_U16) {
-    uint16_t u = (uint16_t) (v < 0 ? 0 : v > 65535 ? 65535 : v);
-    memcpy (row + 2 * i, &u, 2);
-  } else {
-    float f = (float) v;
-    memcpy (row + 4 * i, &f, 4);
-  }
+  sample_put (p->data + (size_t) y * p->stride, p->type, (size_t) x * p->channels + c, v);
 }
 
 /* Packed double copy (h x w*channels) of the samples as stored. */
@@ -204,35 +140,7 @@ rows_equal (const Plane * p, const Plane * q)
   return 1;
 }
 
-/* ---- test pictures ---------------------------------------------------------- */
-
-static GcvTestImage photos[4];
-
-static void
-photos_load (void)
-{
-  for (int i = 0; i < gcv_test_n_photos; i++) {
-    char rel[128], err[512], *path;
-    snprintf (rel, sizeof (rel), "data/%s", gcv_test_photos[i]);
-    path = gcv_test_path (rel);
-    if (gcv_test_load_png (path, &photos[i], err, sizeof (err)) != 0) {
-      fprintf (stderr, "FAIL: %s (set GCV_TEST_DATA_DIR to the source tests/ directory)\n", err);
-      exit (1);
-    }
-    free (path);
-  }
-}
-
-static int
-photo_sample (int ph, int x, int y, int c)
-{
-  const GcvTestImage *im = &photos[ph];
-  const uint8_t *p;
-  x = ((x % im->width) + im->width) % im->width;
-  y = ((y % im->height) + im->height) % im->height;
-  p = im->data + (size_t) y * im->stride + (size_t) x * im->channels;
-  return im->channels == 1 ? p[0] : p[c % 3];
-}
+/* ---- test pictures (the photos: bsplinescale_common.c) ---------------------- */
 
 typedef enum { SRC_PHOTO, SRC_NOISE, SRC_CHECKER, SRC_STEPS } SourceKind;
 static const char *const source_names[] = { "photo", "noise", "checkerboard", "steps" };
@@ -758,64 +666,28 @@ test_arguments (void)
 
 /* ---- 2. SciPy fixtures --------------------------------------------------------------- */
 
-static float *
-read_f32 (const char *rel, size_t n)
-{
-  char *path = gcv_test_path (rel);
-  FILE *f = fopen (path, "rb");
-  float *v = gcv_test_malloc (sizeof (float) * n);
-  uint8_t *b = gcv_test_malloc (4 * n);
-  if (f == NULL || fread (b, 4, n, f) != n || fgetc (f) != EOF) {
-    fprintf (stderr, "FAIL: cannot read %zu floats from %s (run tests/gen_scipy_fixtures.py?)\n", n, path);
-    exit (1);
-  }
-  fclose (f);
-  for (size_t i = 0; i < n; i++) {       /* little-endian on any host */
-    uint32_t u = (uint32_t) b[4 * i] | (uint32_t) b[4 * i + 1] << 8 | (uint32_t) b[4 * i + 2] << 16
-        | (uint32_t) b[4 * i + 3] << 24;
-    memcpy (&v[i], &u, 4);
-  }
-  free (b);
-  free (path);
-  return v;
-}
-
 static void
 test_scipy_fixtures (void)
 {
-  char *path = gcv_test_path ("fixtures/scipy-bspline/manifest.txt");
-  FILE *mf = fopen (path, "r");
-  char line[4096];
-  int n_cases = 0;
+  int n_all;
+  ScipyCase *cases = scipy_cases_load (&n_all);
   double worst_f = 0, worst_u8 = 0, worst_u16 = 0;
   GcvScaleParams p = params_make (GCV_SCALE_BSPLINE, 0);
 
-  if (mf == NULL) {
-    gcv_test_fail ("cannot open %s", path);
-    free (path);
+  if (cases == NULL)
     return;
-  }
-  while (fgets (line, sizeof (line), mf)) {
-    char fin[256], fout[256], kind[16], rel[400];
-    int iw, ih, ow, oh;
-    float *vin, *vout;
+  for (int k = 0; k < n_all; k++) {
+    const ScipyCase *sc = &cases[k];
+    int n_cases = k + 1;        /* cases so far: the garbage seeds */
+    const char *fout = sc->out_name, *kind = sc->kind;
+    int iw = sc->iw, ih = sc->ih, ow = sc->ow, oh = sc->oh;
+    const float *vin = sc->in, *vout = sc->out;
     double lo = INFINITY, hi = -INFINITY, range;
-    if (line[0] == '#' || line[0] == '\n')
-      continue;
-    if (sscanf (line, "%255s %d %d %d %d %255s %15s", fin, &iw, &ih, &ow, &oh, fout, kind) != 7) {
-      gcv_test_fail ("scipy manifest: bad line: %s", line);
-      continue;
-    }
-    snprintf (rel, sizeof (rel), "fixtures/scipy-bspline/%s", fin);
-    vin = read_f32 (rel, (size_t) iw * ih);
-    snprintf (rel, sizeof (rel), "fixtures/scipy-bspline/%s", fout);
-    vout = read_f32 (rel, (size_t) ow * oh);
     for (int i = 0; i < iw * ih; i++) {
       lo = fmin (lo, vin[i]);
       hi = fmax (hi, vin[i]);
     }
     range = hi > lo ? hi - lo : 1;
-    n_cases++;
 
     /* F32 with 1 to 4 channels: channel c holds (c + 1) * img - c * range / 4,
      * so it must give (c + 1) * scipy - c * range / 4 (the spline is linear
@@ -882,14 +754,12 @@ test_scipy_fixtures (void)
         }
         free (in.data);
       }
-    free (vin);
-    free (vout);
   }
-  fclose (mf);
-  GCV_TEST_CHECK (n_cases >= 5, "scipy manifest %s lists only %d cases", path, n_cases);
+  scipy_cases_free (cases, n_all);
+  GCV_TEST_CHECK (n_all >= 5, "scipy manifest %s/%s lists only %d cases", gcv_test_data_dir (), SCIPY_MANIFEST,
+      n_all);
   printf ("scipy fixtures: %d cases; F32 max error %.3g of the data range (limit %g); U8 max |error| %.3f levels, "
-      "U16 %.3f levels (unrounded SciPy value)\n", n_cases, worst_f, SCIPY_TOL_F32, worst_u8, worst_u16);
-  free (path);
+      "U16 %.3f levels (unrounded SciPy value)\n", n_all, worst_f, SCIPY_TOL_F32, worst_u8, worst_u16);
 }
 
 /* ---- 3. float64 reference ------------------------------------------------------------ */
@@ -1215,7 +1085,7 @@ int
 main (void)
 {
   double t0 = gcv_test_now_s ();
-  int exhaustive = getenv ("GCV_TEST_EXHAUSTIVE") && atoi (getenv ("GCV_TEST_EXHAUSTIVE")) > 0;
+  int exhaustive = gcv_test_env_flag ("GCV_TEST_EXHAUSTIVE");
 
   setvbuf (stdout, NULL, _IOLBF, 0);
   printf ("test data: %s\n", gcv_test_data_dir ());
@@ -1235,9 +1105,6 @@ main (void)
   test_antialias_checkerboard ();
   test_round_trip ();
 
-  for (int i = 0; i < gcv_test_n_photos; i++)
-    gcv_test_image_clear (&photos[i]);
-  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks,
-      gcv_test_failures, gcv_test_now_s () - t0);
-  return gcv_test_failures ? 1 : 0;
+  photos_free ();
+  return gcv_test_summary (t0);
 }

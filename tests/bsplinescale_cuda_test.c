@@ -31,47 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bsplinescale.h"
-#include "gcv-test.h"
+#include "bsplinescale_common.h"
 
 #if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
 #include "gcv-cuda.h"
 
-#define SCIPY_TOL_F32 1e-4
-
 static void *stream;
-static const char *const method_names[] = { "bspline", "catmull-rom", "bilinear", "nearest" };
-static const char *const type_names[] = { "U8", "U16", "F32" };
-
-static size_t
-sample_bytes (GcvSampleType t)
-{
-  return t == GCV_SAMPLE_U8 ? 1 : t == GCV_SAMPLE_U16 ? 2 : 4;
-}
-
-static GcvScaleParams
-params_make (GcvScaleMethod m, int aa)
-{
-  GcvScaleParams p;
-  memset (&p, 0, sizeof (p));
-  p.method = m;
-  p.antialias = aa;
-  return p;
-}
-
-static GcvScaleGeometry
-geom_make (GcvSampleType type, int channels, int iw, int ih, int ow, int oh)
-{
-  GcvScaleGeometry g;
-  memset (&g, 0, sizeof (g));
-  g.type = type;
-  g.channels = channels;
-  g.in_width = iw;
-  g.in_height = ih;
-  g.out_width = ow;
-  g.out_height = oh;
-  return g;
-}
 
 /* ---- host planes ---------------------------------------------------------- */
 
@@ -89,48 +54,13 @@ host_new (GcvSampleType type, int C, int w, int h, size_t pad)
 static void
 host_put (GcvPlane * p, GcvSampleType type, int C, int x, int y, int c, double v)
 {
-  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->stride;
-  size_t i = (size_t) x * C + c;
-  if (type == GCV_SAMPLE_U8) {
-    row[i] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
-  } else if (type == GCV_SAMPLE_U16) {
-    uint16_t u = (uint16_t) (v < 0 ? 0 : v > 65535 ? 65535 : v);
-    memcpy (row + 2 * i, &u, 2);
-  } else {
-    float f = (float) v;
-    memcpy (row + 4 * i, &f, 4);
-  }
+  sample_put ((uint8_t *) p->data + (size_t) y * p->stride, type, (size_t) x * C + c, v);
 }
 
 static double
 host_get (const GcvPlane * p, GcvSampleType type, int C, int x, int y, int c)
 {
-  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->stride;
-  size_t i = (size_t) x * C + c;
-  if (type == GCV_SAMPLE_U8)
-    return row[i];
-  if (type == GCV_SAMPLE_U16) {
-    uint16_t u;
-    memcpy (&u, row + 2 * i, 2);
-    return u;
-  } else {
-    float f;
-    memcpy (&f, row + 4 * i, 4);
-    return f;
-  }
-}
-
-static GcvTestImage photos[4];
-
-static int
-photo_sample (int ph, int x, int y, int c)
-{
-  const GcvTestImage *im = &photos[ph];
-  const uint8_t *p;
-  x = ((x % im->width) + im->width) % im->width;
-  y = ((y % im->height) + im->height) % im->height;
-  p = im->data + (size_t) y * im->stride + (size_t) x * im->channels;
-  return im->channels == 1 ? p[0] : p[c % 3];
+  return sample_get ((const uint8_t *) p->data + (size_t) y * p->stride, type, (size_t) x * C + c);
 }
 
 /* A photo tile (channel 3: another part of the photo), noise in a corner
@@ -143,14 +73,7 @@ make_input (GcvSampleType type, int C, int w, int h, int variant, size_t pad, ui
   GcvPlane p = host_new (type, C, w, h, pad);
   uint32_t st = seed * 2654435761u + 7u;
   int ph = variant % 4;
-  for (size_t i = 0; i < p.stride * h; i++)
-    ((uint8_t *) p.data)[i] = (uint8_t) (gcv_test_rand (&st) >> 24);
-  if (type == GCV_SAMPLE_F32)
-    for (int y = 0; y < h; y++)
-      for (size_t b = (size_t) w * C * 4; b + 4 <= p.stride; b += 4) {
-        uint32_t v = (b / 4) & 1 ? 0x7fc00001u : 0x7f7fffffu;
-        memcpy ((uint8_t *) p.data + (size_t) y * p.stride + b, &v, 4);
-      }
+  garbage_fill (&p, type, C, &st);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       for (int c = 0; c < C; c++) {
@@ -174,58 +97,18 @@ make_input (GcvSampleType type, int C, int w, int h, int variant, size_t pad, ui
 
 /* ---- device planes -------------------------------------------------------- */
 
-/* A device copy of a host plane.  pitched: cudaMallocPitch, padding set to
- * 0xcd; else one cudaMalloc block with the host stride, the padding garbage
- * uploaded with the rows. */
+/* A device copy of a host plane (gcv_test_device_upload): pitched from
+ * cudaMallocPitch, padding 0xcd; else the host stride and padding garbage. */
 static int
 dev_in_new (const GcvPlane * host, size_t row_bytes, int pitched, GcvPlane * dev)
 {
-  GcvError err;
-  memset (&err, 0, sizeof (err));
-  *dev = *host;
-  dev->data = NULL;
-  if (pitched) {
-    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row_bytes, host->height, &err) != GCV_OK
-        || gcv_cuda_memset_2d (dev->data, dev->stride, 0xcd, dev->stride, host->height, stream, &err) != GCV_OK
-        || gcv_cuda_upload_2d (dev->data, dev->stride, host->data, host->stride, row_bytes, host->height, stream,
-            &err) != GCV_OK) {
-      gcv_test_fail ("device input %dx%d: %s", host->width, host->height, err.message);
-      return -1;
-    }
-  } else if (gcv_cuda_malloc (&dev->data, host->stride * host->height, &err) != GCV_OK
-      || gcv_cuda_upload_2d (dev->data, host->stride, host->data, host->stride, host->stride, host->height, stream,
-          &err) != GCV_OK) {
-    gcv_test_fail ("device input %dx%d: %s", host->width, host->height, err.message);
-    return -1;
-  }
-  if (gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
-    gcv_test_fail ("upload: %s", err.message);
-    return -1;
-  }
-  return 0;
+  return gcv_test_device_upload (host, row_bytes, pitched, stream, dev, "device input");
 }
 
 static int
 dev_out_new (int w, int h, size_t row_bytes, int pitched, size_t pad, GcvPlane * dev)
 {
-  GcvError err;
-  memset (&err, 0, sizeof (err));
-  dev->width = w;
-  dev->height = h;
-  dev->data = NULL;
-  if (pitched) {
-    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row_bytes, h, &err) != GCV_OK) {
-      gcv_test_fail ("device output %dx%d: %s", w, h, err.message);
-      return -1;
-    }
-  } else {
-    dev->stride = row_bytes + pad;
-    if (gcv_cuda_malloc (&dev->data, dev->stride * h, &err) != GCV_OK) {
-      gcv_test_fail ("device output %dx%d: %s", w, h, err.message);
-      return -1;
-    }
-  }
-  return 0;
+  return gcv_test_device_alloc (w, h, row_bytes, pitched, pad, dev, "device output");
 }
 
 /* CPU result (n_threads 0), packed rows. */
@@ -447,65 +330,27 @@ test_param_changes (void)
 
 /* ---- SciPy fixtures --------------------------------------------------------------- */
 
-static float *
-read_f32 (const char *rel, size_t n)
-{
-  char *path = gcv_test_path (rel);
-  FILE *f = fopen (path, "rb");
-  float *v = gcv_test_malloc (sizeof (float) * n);
-  uint8_t *b = gcv_test_malloc (4 * n);
-  if (f == NULL || fread (b, 4, n, f) != n || fgetc (f) != EOF) {
-    fprintf (stderr, "FAIL: cannot read %zu floats from %s\n", n, path);
-    exit (1);
-  }
-  fclose (f);
-  for (size_t i = 0; i < n; i++) {
-    uint32_t u = (uint32_t) b[4 * i] | (uint32_t) b[4 * i + 1] << 8 | (uint32_t) b[4 * i + 2] << 16
-        | (uint32_t) b[4 * i + 3] << 24;
-    memcpy (&v[i], &u, 4);
-  }
-  free (b);
-  free (path);
-  return v;
-}
-
 static void
 test_scipy_fixtures (void)
 {
-  char *path = gcv_test_path ("fixtures/scipy-bspline/manifest.txt");
-  FILE *mf = fopen (path, "r");
-  char line[4096];
-  int n_cases = 0;
+  int n_cases;
+  ScipyCase *cases = scipy_cases_load (&n_cases);
   double worst_all = 0;
   GcvScaleParams p = params_make (GCV_SCALE_BSPLINE, 0);
-  if (mf == NULL) {
-    gcv_test_fail ("cannot open %s", path);
-    free (path);
+  if (cases == NULL)
     return;
-  }
-  while (fgets (line, sizeof (line), mf)) {
-    char fin[256], fout[256], kind[16], rel[400], what[400];
-    int iw, ih, ow, oh;
-    float *vin, *vout;
+  for (int k = 0; k < n_cases; k++) {
+    const ScipyCase *sc = &cases[k];
+    const char *fout = sc->out_name;
+    int iw = sc->iw, ih = sc->ih, ow = sc->ow, oh = sc->oh;
+    const float *vin = sc->in, *vout = sc->out;
+    char what[400];
     double lo = INFINITY, hi = -INFINITY, worst = 0;
-    GcvScaleGeometry g;
-    GcvPlane host, din, dout, expect;
+    GcvScaleGeometry g = geom_make (GCV_SAMPLE_F32, 1, iw, ih, ow, oh);
+    GcvPlane host = host_new (GCV_SAMPLE_F32, 1, iw, ih, 0), din, dout, expect;
     GcvScaleCuda *ctx;
     GcvError err;
     uint8_t *got;
-    if (line[0] == '#' || line[0] == '\n')
-      continue;
-    if (sscanf (line, "%255s %d %d %d %d %255s %15s", fin, &iw, &ih, &ow, &oh, fout, kind) != 7) {
-      gcv_test_fail ("scipy manifest: bad line: %s", line);
-      continue;
-    }
-    snprintf (rel, sizeof (rel), "fixtures/scipy-bspline/%s", fin);
-    vin = read_f32 (rel, (size_t) iw * ih);
-    snprintf (rel, sizeof (rel), "fixtures/scipy-bspline/%s", fout);
-    vout = read_f32 (rel, (size_t) ow * oh);
-    n_cases++;
-    g = geom_make (GCV_SAMPLE_F32, 1, iw, ih, ow, oh);
-    host = host_new (GCV_SAMPLE_F32, 1, iw, ih, 0);
     for (int i = 0; i < iw * ih; i++) {
       ((float *) host.data)[i] = vin[i];
       lo = fmin (lo, vin[i]);
@@ -540,11 +385,8 @@ test_scipy_fixtures (void)
       worst_all = worst;
     gcv_scale_cuda_free (ctx);
     free (host.data);
-    free (vin);
-    free (vout);
   }
-  fclose (mf);
-  free (path);
+  scipy_cases_free (cases, n_cases);
   GCV_TEST_CHECK (n_cases >= 5, "scipy manifest lists only %d cases", n_cases);
   printf ("scipy fixtures: %d cases, CUDA F32 max error %.3g of the data range (limit %g)\n", n_cases, worst_all,
       SCIPY_TOL_F32);
@@ -555,23 +397,26 @@ test_scipy_fixtures (void)
 static void
 test_arguments (void)
 {
+  static const struct { int ch, iw, ih; const char *what; } bad_geoms[] = {
+    {0, 8, 8, "0 channels"}, {1, 8, 0, "8x0 input"},
+  };
+  static const struct { int iw, oh; const char *what; } bad_planes[] = {
+    {7, 4, "a 7x8 input on an 8x8 context"}, {8, 5, "a 16x5 output on a 16x4 context"},
+  };
   GcvError err;
   GcvScaleCuda *ctx;
-  GcvScaleGeometry g = geom_make (GCV_SAMPLE_U8, 0, 8, 8, 8, 8);
+  GcvScaleGeometry g;
   GcvScaleParams p = params_make ((GcvScaleMethod) 4, 0);
   GcvPlane in = { NULL, 8, 8, 512 }, out = { NULL, 16, 4, 512 };
 
-  memset (&err, 0, sizeof (err));
-  ctx = gcv_scale_cuda_new (&g, &err);
-  GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID && err.message[0],
-      "cuda_new(0 channels) must fail with GCV_ERROR_INVALID and a message");
-  gcv_scale_cuda_free (ctx);
-  g = geom_make (GCV_SAMPLE_U8, 1, 8, 0, 8, 8);
-  memset (&err, 0, sizeof (err));
-  ctx = gcv_scale_cuda_new (&g, &err);
-  GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID && err.message[0],
-      "cuda_new(8x0 input) must fail with GCV_ERROR_INVALID and a message");
-  gcv_scale_cuda_free (ctx);
+  for (size_t i = 0; i < sizeof (bad_geoms) / sizeof (bad_geoms[0]); i++) {
+    g = geom_make (GCV_SAMPLE_U8, bad_geoms[i].ch, bad_geoms[i].iw, bad_geoms[i].ih, 8, 8);
+    memset (&err, 0, sizeof (err));
+    ctx = gcv_scale_cuda_new (&g, &err);
+    GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID && err.message[0],
+        "cuda_new(%s) must fail with GCV_ERROR_INVALID and a message", bad_geoms[i].what);
+    gcv_scale_cuda_free (ctx);
+  }
   g = geom_make (GCV_SAMPLE_U8, 1, 8, 8, 16, 4);
   memset (&err, 0, sizeof (err));
   ctx = gcv_scale_cuda_new (&g, &err);
@@ -582,15 +427,14 @@ test_arguments (void)
   GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID && err.message[0],
       "cuda_process with method 4 must fail with GCV_ERROR_INVALID and a message");
   p = params_make (GCV_SCALE_BSPLINE, 1);
-  in.width = 7;
-  memset (&err, 0, sizeof (err));
-  GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID && err.message[0],
-      "cuda_process with a 7x8 input on an 8x8 context must fail with GCV_ERROR_INVALID");
-  in.width = 8;
-  out.height = 5;
-  memset (&err, 0, sizeof (err));
-  GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &in, &out, stream, &err) == GCV_ERROR_INVALID && err.message[0],
-      "cuda_process with a 16x5 output on a 16x4 context must fail with GCV_ERROR_INVALID");
+  for (size_t i = 0; i < sizeof (bad_planes) / sizeof (bad_planes[0]); i++) {
+    GcvPlane bi = in, bo = out;
+    bi.width = bad_planes[i].iw;
+    bo.height = bad_planes[i].oh;
+    memset (&err, 0, sizeof (err));
+    GCV_TEST_CHECK (gcv_scale_cuda_process (ctx, &p, &bi, &bo, stream, &err) == GCV_ERROR_INVALID && err.message[0],
+        "cuda_process with %s must fail with GCV_ERROR_INVALID", bad_planes[i].what);
+  }
   gcv_scale_cuda_free (ctx);
   gcv_scale_cuda_free (NULL);
 }
@@ -599,30 +443,13 @@ int
 main (void)
 {
   int quick;
-  GcvError err;
-  char desc[256] = "";
   double t0 = gcv_test_now_s ();
 
   setvbuf (stdout, NULL, _IOLBF, 0);
-  gcv_test_gpu_policy ();
-  quick = getenv ("GCV_TEST_QUICK") && atoi (getenv ("GCV_TEST_QUICK")) > 0;
-  memset (&err, 0, sizeof (err));
-  if (gcv_cuda_set_device (0, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK) {
-    fprintf (stderr, "FAIL: CUDA setup: %s\n", err.message);
-    return 1;
-  }
-  gcv_cuda_device_describe (0, desc, sizeof (desc), &err);
-  printf ("device: %s\ntest data: %s%s\n", desc, gcv_test_data_dir (), quick ? " (quick)" : "");
-  for (int i = 0; i < gcv_test_n_photos; i++) {
-    char rel[128], e[512], *path;
-    snprintf (rel, sizeof (rel), "data/%s", gcv_test_photos[i]);
-    path = gcv_test_path (rel);
-    if (gcv_test_load_png (path, &photos[i], e, sizeof (e)) != 0) {
-      fprintf (stderr, "FAIL: %s (set GCV_TEST_DATA_DIR to the source tests/ directory)\n", e);
-      return 1;
-    }
-    free (path);
-  }
+  stream = gcv_test_cuda_setup ();
+  quick = gcv_test_env_flag ("GCV_TEST_QUICK");
+  printf ("test data: %s%s\n", gcv_test_data_dir (), quick ? " (quick)" : "");
+  photos_load ();
 
   test_arguments ();
   test_scipy_fixtures ();
@@ -631,21 +458,13 @@ main (void)
       gcv_test_now_s () - t0);
   test_sizes (quick);
 
-  for (int i = 0; i < gcv_test_n_photos; i++)
-    gcv_test_image_clear (&photos[i]);
+  photos_free ();
   gcv_cuda_stream_free (stream);
-  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks,
-      gcv_test_failures, gcv_test_now_s () - t0);
-  return gcv_test_failures ? 1 : 0;
+  return gcv_test_summary (t0);
 }
 
-#else /* no CUDA in this build */
+#else /* no CUDA in this build: skip (77), or fail with GST_CUDA_VIDEO_REQUIRE_GPU=1 */
 
-int
-main (void)
-{
-  gcv_test_gpu_policy ();       /* exits: 77, or 1 with GST_CUDA_VIDEO_REQUIRE_GPU=1 */
-  return 1;
-}
+GCV_TEST_MAIN_WITHOUT_CUDA ()
 
 #endif

@@ -796,7 +796,7 @@ cpu_case (const GcvTestScene * sc, SceneInputs * si, int li, const GcvCannyParam
 static void
 test_cpu_vs_reference (GcvTestScene * scenes, int n_scenes)
 {
-  int exhaustive = getenv ("GCV_TEST_EXHAUSTIVE") && atoi (getenv ("GCV_TEST_EXHAUSTIVE")) > 0;
+  int exhaustive = gcv_test_env_flag ("GCV_TEST_EXHAUSTIVE");
   double t0 = gcv_test_now_s ();
   long fails_before = gcv_test_failures;
 
@@ -977,7 +977,5 @@ main (void)
   test_cpu_vs_reference (scenes, n_scenes);
 
   gcv_test_scenes_free (scenes, n_scenes);
-  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks, gcv_test_failures,
-      gcv_test_now_s () - t0);
-  return gcv_test_failures ? 1 : 0;
+  return gcv_test_summary (t0);
 }

@@ -30,62 +30,19 @@ static void *stream;
 
 
 
-/* A device copy of a host plane.  pitched: cudaMallocPitch, padding set to
- * 0xcd; else one cudaMalloc block with the host stride, padding garbage
- * uploaded with the rows. */
+/* A device copy of a host plane (gcv_test_device_upload): pitched from
+ * cudaMallocPitch, padding 0xcd; else the host stride and padding garbage. */
 static int
 dev_plane_new (const GcvPlane * host, int bpp, int pitched, GcvPlane * dev)
 {
-  GcvError err;
-  size_t row = (size_t) host->width * bpp;
-
-  memset (&err, 0, sizeof (err));
-  *dev = *host;
-  if (pitched) {
-    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row, host->height, &err) != GCV_OK
-        || gcv_cuda_memset_2d (dev->data, dev->stride, 0xcd, dev->stride, host->height, stream, &err) != GCV_OK
-        || gcv_cuda_upload_2d (dev->data, dev->stride, host->data, host->stride, row, host->height, stream,
-            &err) != GCV_OK) {
-      gcv_test_fail ("device plane %dx%d: %s", host->width, host->height, err.message);
-      return -1;
-    }
-  } else {
-    if (gcv_cuda_malloc (&dev->data, host->stride * host->height, &err) != GCV_OK
-        || gcv_cuda_upload_2d (dev->data, host->stride, host->data, host->stride, host->stride, host->height,
-            stream, &err) != GCV_OK) {
-      gcv_test_fail ("device plane %dx%d: %s", host->width, host->height, err.message);
-      return -1;
-    }
-  }
-  if (gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
-    gcv_test_fail ("upload: %s", err.message);
-    return -1;
-  }
-  return 0;
+  return gcv_test_device_upload (host, (size_t) host->width * bpp, pitched, stream, dev, "device plane");
 }
 
-/* Output plane on the device, all bytes (padding too) 0xa5. */
+/* A GRAY8 output plane on the device (cuda_case fills it with 0xa5). */
 static int
 dev_out_new (int w, int h, int pitched, int pad, GcvPlane * dev)
 {
-  GcvError err;
-
-  memset (&err, 0, sizeof (err));
-  dev->width = w;
-  dev->height = h;
-  if (pitched) {
-    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, (size_t) w, h, &err) != GCV_OK) {
-      gcv_test_fail ("output plane %dx%d: %s", w, h, err.message);
-      return -1;
-    }
-  } else {
-    dev->stride = (size_t) w + pad;
-    if (gcv_cuda_malloc (&dev->data, dev->stride * h, &err) != GCV_OK) {
-      gcv_test_fail ("output plane %dx%d: %s", w, h, err.message);
-      return -1;
-    }
-  }
-  return 0;
+  return gcv_test_device_alloc (w, h, (size_t) w, pitched, (size_t) pad, dev, "output plane");
 }
 
 /* Runs CUDA on dev_in -> dev_out and compares with expect (packed). */
@@ -369,22 +326,14 @@ main (void)
 {
   GcvTestScene *scenes;
   int n_scenes, quick;
-  GcvError err;
-  char desc[256] = "";
   double t0 = gcv_test_now_s ();
 
   setvbuf (stdout, NULL, _IOLBF, 0);
-  gcv_test_gpu_policy ();
+  stream = gcv_test_cuda_setup ();
   /* GCV_TEST_QUICK=1 (for compute-sanitizer runs): a few scenes, still every
    * layout and parameter set, so every kernel instantiation runs */
-  quick = getenv ("GCV_TEST_QUICK") && atoi (getenv ("GCV_TEST_QUICK")) > 0;
-  memset (&err, 0, sizeof (err));
-  if (gcv_cuda_set_device (0, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK) {
-    fprintf (stderr, "FAIL: CUDA setup: %s\n", err.message);
-    return 1;
-  }
-  gcv_cuda_device_describe (0, desc, sizeof (desc), &err);
-  printf ("device: %s\ntest data: %s\n", desc, gcv_test_data_dir ());
+  quick = gcv_test_env_flag ("GCV_TEST_QUICK");
+  printf ("test data: %s\n", gcv_test_data_dir ());
 
   scenes = gcv_test_scenes_new (&n_scenes);
   test_arguments ();
@@ -400,18 +349,11 @@ main (void)
 
   gcv_test_scenes_free (scenes, n_scenes);
   gcv_cuda_stream_free (stream);
-  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks, gcv_test_failures,
-      gcv_test_now_s () - t0);
-  return gcv_test_failures ? 1 : 0;
+  return gcv_test_summary (t0);
 }
 
-#else /* no CUDA in this build */
+#else /* no CUDA in this build: skip (77), or fail with GST_CUDA_VIDEO_REQUIRE_GPU=1 */
 
-int
-main (void)
-{
-  gcv_test_gpu_policy ();       /* exits: 77, or 1 with GST_CUDA_VIDEO_REQUIRE_GPU=1 */
-  return 1;
-}
+GCV_TEST_MAIN_WITHOUT_CUDA ()
 
 #endif

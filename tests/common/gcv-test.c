@@ -53,6 +53,22 @@ gcv_test_now_s (void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int
+gcv_test_summary (double t0)
+{
+  printf ("%s: %ld checks, %ld failures (%.1f s)\n", gcv_test_failures ? "FAIL" : "PASS", gcv_test_checks,
+      gcv_test_failures, gcv_test_now_s () - t0);
+  return gcv_test_failures ? 1 : 0;
+}
+
+int
+gcv_test_env_flag (const char *name)
+{
+  const char *v = getenv (name);
+
+  return v != NULL && atoi (v) > 0;
+}
+
 void *
 gcv_test_malloc (size_t size)
 {
@@ -479,6 +495,21 @@ gcv_test_compare_u8 (const uint8_t * a, size_t a_stride, const uint8_t * b, size
 const char *const gcv_test_photos[] = { "camera.png", "chelsea.png", "coffee.png", "astronaut.png" };
 const int gcv_test_n_photos = 4;
 
+void
+gcv_test_load_photos (GcvTestImage * photos)
+{
+  for (int i = 0; i < gcv_test_n_photos; i++) {
+    char rel[128], err[512], *path;
+    snprintf (rel, sizeof (rel), "data/%s", gcv_test_photos[i]);
+    path = gcv_test_path (rel);
+    if (gcv_test_load_png (path, &photos[i], err, sizeof (err)) != 0) {
+      fprintf (stderr, "FAIL: %s (set GCV_TEST_DATA_DIR to the source tests/ directory)\n", err);
+      exit (1);
+    }
+    free (path);
+  }
+}
+
 static GcvTestImage
 rgb_new (int w, int h)
 {
@@ -605,17 +636,8 @@ gcv_test_scenes_new (int *n_scenes)
   int n = 0, cap = 0;
   uint32_t st = 20240601u;
 
+  gcv_test_load_photos (photos);
   for (int i = 0; i < gcv_test_n_photos; i++) {
-    char err[512];
-    char *path;
-    char rel[128];
-    snprintf (rel, sizeof (rel), "data/%s", gcv_test_photos[i]);
-    path = gcv_test_path (rel);
-    if (gcv_test_load_png (path, &photos[i], err, sizeof (err)) != 0) {
-      fprintf (stderr, "FAIL: %s (set GCV_TEST_DATA_DIR to the source tests/ directory)\n", err);
-      exit (1);
-    }
-    free (path);
     s = scene_add (&scenes, &n, &cap);
     snprintf (s->name, sizeof (s->name), "%s", gcv_test_photos[i]);
     s->rgb = gcv_test_image_window (&photos[i], 0, 0, photos[i].width, photos[i].height);
@@ -763,5 +785,77 @@ gcv_test_release_device (GcvTestDeviceHog * hog)
   while (hog->n > 0)
     gcv_cuda_free (hog->blocks[--hog->n]);
   hog->bytes = 0;
+}
+
+void *
+gcv_test_cuda_setup (void)
+{
+  void *stream = NULL;
+  char desc[256] = "";
+  GcvError err;
+
+  gcv_test_gpu_policy ();
+  memset (&err, 0, sizeof (err));
+  if (gcv_cuda_set_device (0, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK) {
+    fprintf (stderr, "FAIL: CUDA setup: %s\n", err.message);
+    exit (1);
+  }
+  gcv_cuda_device_describe (0, desc, sizeof (desc), &err);
+  printf ("device: %s\n", desc);
+  return stream;
+}
+
+int
+gcv_test_device_upload (const GcvPlane * host, size_t row_bytes, int pitched, void *stream, GcvPlane * dev,
+    const char *what)
+{
+  GcvError err;
+
+  memset (&err, 0, sizeof (err));
+  *dev = *host;
+  dev->data = NULL;
+  if (pitched) {
+    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row_bytes, host->height, &err) != GCV_OK
+        || gcv_cuda_memset_2d (dev->data, dev->stride, 0xcd, dev->stride, host->height, stream, &err) != GCV_OK
+        || gcv_cuda_upload_2d (dev->data, dev->stride, host->data, host->stride, row_bytes, host->height, stream,
+            &err) != GCV_OK) {
+      gcv_test_fail ("%s %dx%d: %s", what, host->width, host->height, err.message);
+      return -1;
+    }
+  } else if (gcv_cuda_malloc (&dev->data, host->stride * host->height, &err) != GCV_OK
+      || gcv_cuda_upload_2d (dev->data, host->stride, host->data, host->stride, host->stride, host->height, stream,
+          &err) != GCV_OK) {
+    gcv_test_fail ("%s %dx%d: %s", what, host->width, host->height, err.message);
+    return -1;
+  }
+  if (gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
+    gcv_test_fail ("upload: %s", err.message);
+    return -1;
+  }
+  return 0;
+}
+
+int
+gcv_test_device_alloc (int w, int h, size_t row_bytes, int pitched, size_t pad, GcvPlane * dev, const char *what)
+{
+  GcvError err;
+
+  memset (&err, 0, sizeof (err));
+  dev->width = w;
+  dev->height = h;
+  dev->data = NULL;
+  if (pitched) {
+    if (gcv_cuda_malloc_2d (&dev->data, &dev->stride, row_bytes, h, &err) != GCV_OK) {
+      gcv_test_fail ("%s %dx%d: %s", what, w, h, err.message);
+      return -1;
+    }
+  } else {
+    dev->stride = row_bytes + pad;
+    if (gcv_cuda_malloc (&dev->data, dev->stride * h, &err) != GCV_OK) {
+      gcv_test_fail ("%s %dx%d: %s", what, w, h, err.message);
+      return -1;
+    }
+  }
+  return 0;
 }
 #endif

@@ -35,6 +35,13 @@ void gcv_test_fail (const char *fmt, ...)
   do { gcv_test_checks++; if (!(cond)) gcv_test_fail (__VA_ARGS__); } while (0)
 /* Monotonic seconds. */
 double gcv_test_now_s (void);
+/* The last line of a test program: "PASS: <n> checks, 0 failures (<t> s)"
+ * or "FAIL: ...", t0 being gcv_test_now_s () at its start.  Returns the
+ * program's exit status: 0, or 1 when a check failed. */
+int gcv_test_summary (double t0);
+/* Whether the environment variable `name` holds a positive number
+ * (GCV_TEST_QUICK, GCV_TEST_EXHAUSTIVE). */
+int gcv_test_env_flag (const char *name);
 
 /* An 8-bit image in host memory: channels 1 (gray), 3 (RGB) or 4 (RGBA),
  * rows `stride` bytes apart. */
@@ -111,6 +118,28 @@ typedef struct {
 } GcvTestDeviceHog;
 void gcv_test_fill_device (GcvTestDeviceHog * hog);
 void gcv_test_release_device (GcvTestDeviceHog * hog);
+
+/* The start of a CUDA test program: gcv_test_gpu_policy (which exits when
+ * no GPU is usable), device 0, a new stream (returned), and the line
+ * "device: <description>" on stdout.  Exits 1 with a message when the device
+ * or the stream cannot be set up. */
+void *gcv_test_cuda_setup (void);
+
+/* Device planes (the host plane's width, height and stride travel along).
+ * gcv_test_device_upload: a device copy of `host`, whose rows hold row_bytes
+ * of samples.  pitched: cudaMallocPitch, padding set to 0xcd; else one
+ * cudaMalloc block with the host stride, the host's padding (garbage)
+ * uploaded with the rows.  Synchronises `stream`.
+ * gcv_test_device_alloc: a w x h plane of row_bytes rows, from
+ * cudaMallocPitch (pitched) or one cudaMalloc block with rows row_bytes + pad
+ * apart; contents undefined.
+ * Both return 0, or -1 after a failed check "<what> WxH: <error>" (or
+ * "upload: <error>"); dev->data is NULL or device memory either way, for
+ * gcv_cuda_free. */
+int gcv_test_device_upload (const GcvPlane * host, size_t row_bytes, int pitched, void *stream,
+    GcvPlane * dev, const char *what);
+int gcv_test_device_alloc (int w, int h, size_t row_bytes, int pitched, size_t pad, GcvPlane * dev,
+    const char *what);
 #endif
 
 /* A small deterministic PRNG (xorshift32); never returns 0 state. */
@@ -127,6 +156,9 @@ long gcv_test_compare_u8 (const uint8_t * a, size_t a_stride, const uint8_t * b,
 /* The photos in tests/data (file names), in a fixed order. */
 extern const char *const gcv_test_photos[];
 extern const int gcv_test_n_photos;
+/* Loads them into photos[0 .. gcv_test_n_photos - 1]; exits 1 with a
+ * message when one cannot be loaded. */
+void gcv_test_load_photos (GcvTestImage * photos);
 
 /* A test picture: an RGB image (3 channels) and a name for messages. */
 typedef struct {
@@ -169,6 +201,11 @@ char *gcv_test_path (const char *rel);
  * "0", and exits 1 with a message when GST_CUDA_VIDEO_REQUIRE_GPU is set to
  * anything else. */
 int gcv_test_gpu_policy (void);
+
+/* The main of a CUDA test program in a build without CUDA: the policy above
+ * skips (77), or fails with GST_CUDA_VIDEO_REQUIRE_GPU=1. */
+#define GCV_TEST_MAIN_WITHOUT_CUDA() \
+  int main (void) { gcv_test_gpu_policy (); return 1; }
 
 /* Where failing outputs are written as PNG: $GCV_TEST_DUMP_DIR or NULL. */
 const char *gcv_test_dump_dir (void);

@@ -17,21 +17,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
-#include <gst/check/gstcheck.h>
-#include <gst/check/gstharness.h>
-#include <gst/video/video.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* PNG loading and the test data directory (tests/common) */
-#include "gcv-test.h"
+/* the element test kit (tests/common): harness, frames, buffers, PNG
+ * loading and the test data directory */
+#include "gcv-check.h"
 #if GCV_HAVE_CUDA
 #include "gcv-cuda.h"
 #endif
@@ -48,90 +41,6 @@ static const GstVideoFormat all_formats[] = {
 };
 
 static const gchar *const all_modes[] = { "edges", "magnitude", "overlay" };
-
-static gboolean
-require_gpu (void)
-{
-  return g_strcmp0 (g_getenv ("GST_CUDA_VIDEO_REQUIRE_GPU"), "1") == 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* warnings: property rejections are expected to g_warning; anything else   */
-/* that warns fails the test                                                */
-
-static gboolean expecting_warning = FALSE;
-static guint n_warnings = 0;
-static gchar *last_warning = NULL;
-
-static void
-log_handler (const gchar * domain, GLogLevelFlags level, const gchar * message,
-    gpointer user_data)
-{
-  if (level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL)) {
-    if (expecting_warning && (level & G_LOG_LEVEL_WARNING)) {
-      n_warnings++;
-      g_free (last_warning);
-      last_warning = g_strdup (message);
-      return;
-    }
-    g_printerr ("\nUnexpected %s [%s]: %s\n",
-        (level & G_LOG_LEVEL_CRITICAL) ? "critical" : "warning",
-        domain ? domain : "(default)", message);
-    fail ("Unexpected critical/warning [%s]: %s",
-        domain ? domain : "(default)", message);
-    return;
-  }
-  g_log_default_handler (domain, level, message, user_data);
-}
-
-static void
-setup_log_handlers (void)
-{
-  static const gchar *const domains[] = { "GLib-GObject", "GStreamer", "GLib",
-    "GLib-GIO", "GStreamer-Video", "GStreamer-Base", "cudavideo",
-    "gst-cuda-video", "GStreamer-CudaVideo",
-  };
-  guint i;
-
-  /* the plugin's own log domain is not known here: catch every domain that
-   * has no handler of its own through the default handler as well */
-  g_log_set_always_fatal (G_LOG_FATAL_MASK);
-  g_log_set_handler (NULL, G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL,
-      log_handler, NULL);
-  for (i = 0; i < G_N_ELEMENTS (domains); i++)
-    g_log_set_handler (domains[i], G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL,
-        log_handler, NULL);
-  g_log_set_default_handler (log_handler, NULL);
-  expecting_warning = FALSE;
-  n_warnings = 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* deterministic pseudo random numbers                                      */
-
-static guint32 rng_state = 0x9e3779b9;
-
-static void
-rng_seed (guint32 seed)
-{
-  rng_state = seed ? seed : 0x9e3779b9;
-}
-
-static guint32
-rng_next (void)
-{
-  guint32 x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return rng_state = x;
-}
-
-static gint
-rng_range (gint lo, gint hi)
-{
-  return lo + (gint) (rng_next () % (guint32) (hi - lo + 1));
-}
 
 /* ------------------------------------------------------------------------ */
 /* luma test patterns (w * h bytes, packed)                                 */
@@ -356,122 +265,6 @@ ref_canny (const guint8 * L, gint w, gint h, gdouble low_thresh,
 /* ------------------------------------------------------------------------ */
 /* images in GStreamer's default layout for a format                        */
 
-typedef struct
-{
-  GstVideoInfo info;
-  guint8 *data;
-} Img;
-
-static Img *
-img_new (GstVideoFormat fmt, gint w, gint h)
-{
-  Img *im = g_new0 (Img, 1);
-
-  fail_unless (gst_video_info_set_format (&im->info, fmt, w, h));
-  GST_VIDEO_INFO_FPS_N (&im->info) = 30;
-  GST_VIDEO_INFO_FPS_D (&im->info) = 1;
-  im->data = g_malloc0 (GST_VIDEO_INFO_SIZE (&im->info));
-  return im;
-}
-
-static void
-img_free (Img * im)
-{
-  if (im) {
-    g_free (im->data);
-    g_free (im);
-  }
-}
-
-static gint
-img_w (const Img * im)
-{
-  return GST_VIDEO_INFO_WIDTH (&im->info);
-}
-
-static gint
-img_h (const Img * im)
-{
-  return GST_VIDEO_INFO_HEIGHT (&im->info);
-}
-
-static GstVideoFormat
-img_format (const Img * im)
-{
-  return GST_VIDEO_INFO_FORMAT (&im->info);
-}
-
-static guint8 *
-img_comp_ptr (const Img * im, gint c, gint x, gint y)
-{
-  const GstVideoInfo *info = &im->info;
-  gint p = GST_VIDEO_INFO_COMP_PLANE (info, c);
-
-  return im->data + GST_VIDEO_INFO_PLANE_OFFSET (info, p) +
-      (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (info, p) +
-      (gsize) x * GST_VIDEO_INFO_COMP_PSTRIDE (info, c) +
-      GST_VIDEO_INFO_COMP_POFFSET (info, c);
-}
-
-static guint
-img_get (const Img * im, gint c, gint x, gint y)
-{
-  const guint8 *p = img_comp_ptr (im, c, x, y);
-  if (GST_VIDEO_INFO_COMP_DEPTH (&im->info, c) > 8)
-    return GST_READ_UINT16_LE (p);
-  return *p;
-}
-
-static void
-img_set (Img * im, gint c, gint x, gint y, guint v)
-{
-  guint8 *p = img_comp_ptr (im, c, x, y);
-  if (GST_VIDEO_INFO_COMP_DEPTH (&im->info, c) > 8)
-    GST_WRITE_UINT16_LE (p, v);
-  else
-    *p = v;
-}
-
-static gboolean
-format_is_rgb (GstVideoFormat fmt)
-{
-  return GST_VIDEO_FORMAT_INFO_IS_RGB (gst_video_format_get_info (fmt));
-}
-
-static gboolean
-format_is_gray (GstVideoFormat fmt)
-{
-  return GST_VIDEO_FORMAT_INFO_IS_GRAY (gst_video_format_get_info (fmt));
-}
-
-/* bytes of a plane's row that hold pixels */
-static gsize
-plane_row_bytes (const GstVideoInfo * info, gint p)
-{
-  gint c;
-  gsize bytes = 0;
-
-  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
-    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p) {
-      gsize b = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
-          GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
-      bytes = MAX (bytes, b);
-    }
-  }
-  return bytes;
-}
-
-static gint
-plane_rows (const GstVideoInfo * info, gint p)
-{
-  gint c;
-  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
-    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p)
-      return GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-  g_assert_not_reached ();
-  return 0;
-}
-
 /* The frame as the plane-luma the contract defines */
 static guint8 *
 img_luma (const Img * im)
@@ -555,154 +348,6 @@ img_from_rgb (GstVideoFormat fmt, const guint8 * rgb, gint w, gint h,
     }
   }
   return im;
-}
-
-typedef enum
-{
-  LAYOUT_DEFAULT,               /* GStreamer's default strides, no meta */
-  LAYOUT_ALIGNED,               /* gst_video_info_align padding + GstVideoMeta */
-  LAYOUT_ODD_STRIDE,            /* packed planes with odd extra stride + GstVideoMeta */
-} Layout;
-
-static const gchar *const layout_names[] = { "default", "aligned", "odd" };
-
-static guint32 frame_counter = 0;
-
-/* Buffer holding im in the given layout; every byte that is not a pixel is
- * garbage. */
-static GstBuffer *
-img_to_buffer (const Img * im, Layout layout)
-{
-  GstVideoInfo info = im->info;
-  GstVideoFrame frame;
-  GstBuffer *buf;
-  GstMapInfo map;
-  gint p, y;
-  gsize i;
-
-  if (layout == LAYOUT_ALIGNED) {
-    GstVideoAlignment align;
-    gst_video_alignment_reset (&align);
-    align.padding_top = 4;
-    align.padding_bottom = 2;
-    align.padding_left = 6;
-    align.padding_right = 10;
-    for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
-      align.stride_align[p] = 31;
-    fail_unless (gst_video_info_align (&info, &align));
-  } else if (layout == LAYOUT_ODD_STRIDE) {
-    /* rows packed as tightly as the samples allow plus a few samples: odd
-     * strides for 8-bit planes, strides that are a multiple of the sample
-     * size otherwise; planes 16-byte aligned */
-    gsize offset = 0;
-    for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&info); p++) {
-      gint c, unit = 1;
-      for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (&info); c++)
-        if ((gint) GST_VIDEO_INFO_COMP_PLANE (&info, c) == p)
-          unit = MAX (unit, GST_VIDEO_INFO_COMP_PSTRIDE (&info, c));
-      offset = (offset + 16 + 15) & ~(gsize) 15;
-      GST_VIDEO_INFO_PLANE_STRIDE (&info, p) = plane_row_bytes (&info, p) +
-          (unit == 1 ? 3 + 2 * p : 3 * unit);
-      GST_VIDEO_INFO_PLANE_OFFSET (&info, p) = offset;
-      offset += (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&info, p) *
-          plane_rows (&info, p);
-    }
-    GST_VIDEO_INFO_SIZE (&info) = offset + 7;
-  }
-
-  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  fail_unless (buf != NULL);
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  rng_seed (0xC0FFEE ^ (frame_counter * 7919u) ^ (guint32) map.size);
-  for (i = 0; i < map.size; i++)
-    map.data[i] = rng_next () >> 24;
-  gst_buffer_unmap (buf, &map);
-
-  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
-  for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&info); p++) {
-    gsize row = plane_row_bytes (&im->info, p);
-    for (y = 0; y < plane_rows (&im->info, p); y++) {
-      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
-          im->data + GST_VIDEO_INFO_PLANE_OFFSET (&im->info, p) +
-          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&im->info, p), row);
-    }
-  }
-  gst_video_frame_unmap (&frame);
-
-  if (layout != LAYOUT_DEFAULT) {
-    fail_unless (gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-            GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_INFO_WIDTH (&info),
-            GST_VIDEO_INFO_HEIGHT (&info), (gint) GST_VIDEO_INFO_N_PLANES (&info),
-            info.offset, info.stride) != NULL);
-  }
-
-  GST_BUFFER_PTS (buf) = frame_counter * (GST_SECOND / 30);
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-  frame_counter++;
-  return buf;
-}
-
-/* The pixels of buf (caps describe it; a GstVideoMeta on it wins) */
-static Img *
-img_from_buffer (GstBuffer * buf, GstCaps * caps)
-{
-  GstVideoInfo info;
-  GstVideoFrame frame;
-  Img *im;
-  gint p, y;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  im = img_new (GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_INFO_WIDTH (&info),
-      GST_VIDEO_INFO_HEIGHT (&info));
-  im->info.fps_n = info.fps_n;
-  im->info.fps_d = info.fps_d;
-  im->info.par_n = info.par_n;
-  im->info.par_d = info.par_d;
-  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ),
-      "could not map output buffer of %" G_GSIZE_FORMAT " bytes",
-      gst_buffer_get_size (buf));
-  for (p = 0; p < (gint) GST_VIDEO_INFO_N_PLANES (&im->info); p++) {
-    gsize row = plane_row_bytes (&im->info, p);
-    for (y = 0; y < plane_rows (&im->info, p); y++) {
-      memcpy (im->data + GST_VIDEO_INFO_PLANE_OFFSET (&im->info, p) +
-          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&im->info, p),
-          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p), row);
-    }
-  }
-  gst_video_frame_unmap (&frame);
-  return im;
-}
-
-/* pixel-exact equality of two frames of the same format and size */
-static void
-assert_img_equal (const Img * a, const Img * b, const gchar * what)
-{
-  gint c, x, y, bad = 0, fx = -1, fy = -1, fc = -1;
-  guint va = 0, vb = 0;
-
-  fail_unless_equals_int (img_format (a), img_format (b));
-  fail_unless_equals_int (img_w (a), img_w (b));
-  fail_unless_equals_int (img_h (a), img_h (b));
-  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (&a->info); c++) {
-    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&a->info, c); y++) {
-      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&a->info, c); x++) {
-        guint u = img_get (a, c, x, y), v = img_get (b, c, x, y);
-        if (u != v) {
-          if (bad++ == 0) {
-            fx = x;
-            fy = y;
-            fc = c;
-            va = u;
-            vb = v;
-          }
-        }
-      }
-    }
-  }
-  fail_unless (bad == 0, "%s: %d samples differ, first at comp %d (%d,%d): "
-      "%u vs %u", what, bad, fc, fx, fy, va, vb);
 }
 
 /* GRAY8 output vs an expected w*h plane; prints a neighbourhood on failure */
@@ -800,134 +445,6 @@ apply_cfg (GstElement * e, const Cfg * c)
         "thresholds not taken: %g/%g, wanted %g/%g", low, high, c->low,
         c->high);
   }
-}
-
-typedef struct
-{
-  GstHarness *h;
-  GstElement *e;
-  GstBus *bus;
-  const gchar *name;
-} Ctx;
-
-/* A harness around a fresh element with a bus of its own (so that its
- * messages can be checked); props (NULL terminated) are set before it
- * starts. */
-static Ctx
-ctx_new (const gchar * name, const gchar * first_prop, ...)
-{
-  Ctx ctx = { NULL, };
-  va_list ap;
-
-  ctx.name = name;
-  ctx.e = gst_element_factory_make (name, NULL);
-  fail_unless (ctx.e != NULL, "no element %s (is GST_PLUGIN_PATH set?)", name);
-  ctx.bus = gst_bus_new ();
-  gst_element_set_bus (ctx.e, ctx.bus);
-  if (first_prop) {
-    va_start (ap, first_prop);
-    g_object_set_valist (G_OBJECT (ctx.e), first_prop, ap);
-    va_end (ap);
-  }
-  ctx.h = gst_harness_new_with_element (ctx.e, "sink", "src");
-  return ctx;
-}
-
-static guint
-bus_count (GstBus * bus, GstMessageType type, GQuark domain, gchar ** text)
-{
-  GstMessage *msg;
-  guint n = 0;
-
-  while ((msg = gst_bus_pop_filtered (bus, type))) {
-    GError *err = NULL;
-    gchar *dbg = NULL;
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, &dbg);
-    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
-      gst_message_parse_warning (msg, &err, &dbg);
-    if (err && (domain == 0 || err->domain == domain))
-      n++;
-    if (err && text && !*text)
-      *text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (dbg));
-    g_clear_error (&err);
-    g_free (dbg);
-    gst_message_unref (msg);
-  }
-  return n;
-}
-
-static void
-ctx_free (Ctx * ctx)
-{
-  gchar *text = NULL;
-  guint errors = bus_count (ctx->bus, GST_MESSAGE_ERROR, 0, &text);
-
-  fail_unless (errors == 0, "%s posted an error: %s", ctx->name, text);
-  g_free (text);
-  gst_harness_teardown (ctx->h);
-  gst_bus_set_flushing (ctx->bus, TRUE);
-  gst_object_unref (ctx->bus);
-  memset (ctx, 0, sizeof (*ctx));
-}
-
-static void
-check_backend (GstElement * e, const gchar * name)
-{
-  gchar *backend = NULL;
-
-  g_object_get (e, "backend", &backend, NULL);
-  fail_unless (backend != NULL, "%s: backend unset after start", name);
-  if (g_str_equal (name, "cpucanny")) {
-    fail_unless_equals_string (backend, "cpu");
-  } else if (require_gpu ()) {
-    fail_unless (g_str_equal (backend, "cuda"),
-        "GST_CUDA_VIDEO_REQUIRE_GPU=1 but %s runs on backend '%s'", name,
-        backend);
-  } else {
-    fail_unless (g_str_equal (backend, "cuda") || g_str_equal (backend, "cpu"),
-        "%s: unexpected backend '%s'", name, backend);
-  }
-  g_free (backend);
-}
-
-static void
-ctx_set_caps (Ctx * ctx, const GstVideoInfo * info)
-{
-  GstCaps *caps = gst_video_info_to_caps ((GstVideoInfo *) info);
-  gst_harness_set_src_caps (ctx->h, caps);
-}
-
-static GstCaps *
-ctx_out_caps (Ctx * ctx)
-{
-  GstCaps *caps = gst_pad_get_current_caps (ctx->h->sinkpad);
-  fail_unless (caps != NULL, "no caps downstream of %s", ctx->name);
-  return caps;
-}
-
-/* push one frame, pull the result, return it as an image */
-static Img *
-ctx_process (Ctx * ctx, const Img * in, Layout layout)
-{
-  GstBuffer *buf = img_to_buffer (in, layout), *out;
-  GstClockTime pts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
-  GstFlowReturn ret;
-  GstCaps *caps;
-  Img *res;
-
-  ret = gst_harness_push (ctx->h, buf);
-  fail_unless_equals_int (ret, GST_FLOW_OK);
-  out = gst_harness_pull (ctx->h);
-  fail_unless (out != NULL, "%s produced no buffer", ctx->name);
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts);
-  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), dur);
-  caps = ctx_out_caps (ctx);
-  res = img_from_buffer (out, caps);
-  gst_caps_unref (caps);
-  gst_buffer_unref (out);
-  check_backend (ctx->e, ctx->name);
-  return res;
 }
 
 /* run one frame through a fresh element */
@@ -1341,12 +858,7 @@ GST_START_TEST (test_template_caps)
     gst_caps_unref (c);
     g_free (s);
   }
-  for (i = 0; i < G_N_ELEMENTS (rejected); i++) {
-    GstCaps *c = gst_caps_from_string (rejected[i]);
-    fail_if (gst_pad_query_accept_caps (sinkpad, c), "%s accepted",
-        rejected[i]);
-    gst_caps_unref (c);
-  }
+  check_caps_refused (sinkpad, rejected, G_N_ELEMENTS (rejected));
   /* GRAY8 comes out of edges / magnitude mode */
   {
     GstCaps *c = gst_caps_from_string ("video/x-raw,format=GRAY8");
@@ -2346,7 +1858,6 @@ GST_START_TEST (test_cuda_fallback)
   Img *in = img_from_luma (GST_VIDEO_FORMAT_I420, L, w, h, 7);
   Cfg cfg = cfg_exact ("edges");
   Ctx ctx = ctx_new ("cudacanny", NULL);
-  gchar *backend = NULL;
   gboolean on_gpu;
   gint i;
 
@@ -2357,24 +1868,8 @@ GST_START_TEST (test_cuda_fallback)
     check_exact (in, out, &cfg, "cudacanny");
     img_free (out);
   }
-  g_object_get (ctx.e, "backend", &backend, NULL);
-  on_gpu = g_strcmp0 (backend, "cuda") == 0;
-  if (require_gpu ())
-    fail_unless (on_gpu, "GST_CUDA_VIDEO_REQUIRE_GPU=1 but backend is %s",
-        backend);
-  {
-    gchar *text = NULL;
-    guint warnings = bus_count (ctx.bus, GST_MESSAGE_WARNING, 0, &text);
-    if (on_gpu) {
-      fail_unless_equals_int (warnings, 0);
-    } else {
-      fail_unless (warnings == 1, "%u warnings for the CPU fallback, "
-          "expected exactly 1", warnings);
-    }
-    g_free (text);
-  }
+  on_gpu = ctx_check_fallback (&ctx);
   ctx_free (&ctx);
-  g_free (backend);
 
   /* fallback=false */
   {
@@ -2443,19 +1938,6 @@ GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
 /* photos                                                                   */
-
-static GcvTestImage
-load_png_or_fail (const gchar * rel)
-{
-  GcvTestImage img;
-  char err[512];
-  char *path = gcv_test_path (rel);
-
-  if (gcv_test_load_png (path, &img, err, sizeof (err)) != 0)
-    fail ("%s (set GCV_TEST_DATA_DIR to the source tests/ directory)", err);
-  free (path);
-  return img;
-}
 
 /* the photo as a frame of format fmt (gray photos through their luma) */
 static Img *

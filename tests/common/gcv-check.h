@@ -1,0 +1,173 @@
+/* gst-cuda-video: helpers shared by the gst-check element tests
+ * (tests/check/elements/): the log handler that fails a test on any
+ * unexpected warning, the GPU policy, a deterministic PRNG, frames in
+ * GStreamer's default layout (Img), buffers in several layouts with garbage
+ * between the pixels, and a GstHarness around a fresh element with a bus of
+ * its own (Ctx).
+ *
+ * The names are the short ones the test files have always used; this kit is
+ * linked into the element test programs only.  Failures go through gst-check
+ * (fail, fail_unless), so these helpers may only be called from a test.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef GCV_CHECK_H
+#define GCV_CHECK_H
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+/* PNG loading and the test data directory */
+#include "gcv-test.h"
+
+G_BEGIN_DECLS
+
+/* GST_CUDA_VIDEO_REQUIRE_GPU=1: the cuda elements must run on the GPU. */
+gboolean require_gpu (void);
+
+/* ------------------------------------------------------------------------ */
+/* warnings: property rejections are expected to g_warning; anything else   */
+/* that warns fails the test                                                */
+
+/* While expecting_warning is TRUE a warning (not a critical) is counted in
+ * n_warnings and its text kept in last_warning instead of failing. */
+extern gboolean expecting_warning;
+extern guint n_warnings;
+extern gchar *last_warning;
+
+/* The checked fixture of every test case: installs the handler on the
+ * default and the known domains and as the default handler. */
+void setup_log_handlers (void);
+
+/* ------------------------------------------------------------------------ */
+/* deterministic pseudo random numbers (xorshift32, one global state)       */
+
+void rng_seed (guint32 seed);
+guint32 rng_next (void);
+/* uniform in [lo, hi] */
+gint rng_range (gint lo, gint hi);
+
+/* ------------------------------------------------------------------------ */
+/* images in GStreamer's default layout for a format                        */
+
+typedef struct
+{
+  GstVideoInfo info;
+  guint8 *data;
+} Img;
+
+/* A zeroed w x h frame of fmt at 30/1 fps. */
+Img *img_new (GstVideoFormat fmt, gint w, gint h);
+void img_free (Img * im);
+gint img_w (const Img * im);
+gint img_h (const Img * im);
+GstVideoFormat img_format (const Img * im);
+gint img_n_comps (const Img * im);
+guint8 *img_comp_ptr (const Img * im, gint c, gint x, gint y);
+/* component c at (x, y) in component coordinates (16-bit ones little
+ * endian) */
+guint img_get (const Img * im, gint c, gint x, gint y);
+void img_set (Img * im, gint c, gint x, gint y, guint v);
+
+gboolean format_is_rgb (GstVideoFormat fmt);
+gboolean format_is_gray (GstVideoFormat fmt);
+
+/* bytes of a plane's row that hold pixels */
+gsize plane_row_bytes (const GstVideoInfo * info, gint p);
+/* rows of plane p */
+gint plane_rows (const GstVideoInfo * info, gint p);
+
+/* ------------------------------------------------------------------------ */
+/* buffers                                                                  */
+
+typedef enum
+{
+  LAYOUT_DEFAULT,               /* GStreamer's default strides, no meta */
+  LAYOUT_ALIGNED,               /* gst_video_info_align padding + GstVideoMeta */
+  LAYOUT_ODD_STRIDE,            /* packed planes with odd extra stride + GstVideoMeta */
+} Layout;
+
+#define N_LAYOUTS 3
+extern const gchar *const layout_names[N_LAYOUTS];
+
+/* Buffer holding im in the given layout; every byte that is not a pixel is
+ * garbage.  Timestamps count frames at 30/1 fps over the whole program. */
+GstBuffer *img_to_buffer (const Img * im, Layout layout);
+
+/* An output buffer must hold a frame of its caps: without GstVideoMeta
+ * exactly the default layout's size, with one a layout of the caps' format
+ * and size whose planes fit in the buffer. */
+void check_buffer_layout (GstBuffer * buf, const GstVideoInfo * info,
+    const gchar * what);
+
+/* When TRUE, img_from_buffer (and so ctx_process) runs check_buffer_layout
+ * on every buffer it reads.  FALSE at start. */
+extern gboolean check_output_layouts;
+
+/* The pixels of buf (caps describe it; a GstVideoMeta on it wins) */
+Img *img_from_buffer (GstBuffer * buf, GstCaps * caps);
+
+/* pixel-exact equality of two frames of the same format and size, every
+ * component (alpha included) */
+void assert_img_equal (const Img * a, const Img * b, const gchar * what);
+
+/* ------------------------------------------------------------------------ */
+/* element and harness helpers                                              */
+
+typedef struct
+{
+  GstHarness *h;
+  GstElement *e;
+  GstBus *bus;
+  const gchar *name;
+} Ctx;
+
+/* A harness around a fresh element with a bus of its own (so that its
+ * messages can be checked); props (NULL terminated) are set before it
+ * starts. */
+Ctx ctx_new (const gchar * name, const gchar * first_prop, ...);
+
+/* Pops every message of type off bus; returns how many are errors or
+ * warnings of domain (0: any).  The first one's text goes to *text (when
+ * text is not NULL and *text is NULL; g_free it). */
+guint bus_count (GstBus * bus, GstMessageType type, GQuark domain,
+    gchar ** text);
+
+/* Fails when the element posted an error; tears the harness down. */
+void ctx_free (Ctx * ctx);
+
+/* The "backend" property (g_free it). */
+gchar *get_backend (GstElement * e);
+
+/* The backend a started element reports: "cpu" for the cpu* elements; for
+ * the cuda ones "cuda" or "cpu", only "cuda" with
+ * GST_CUDA_VIDEO_REQUIRE_GPU=1. */
+void check_backend (GstElement * e, const gchar * name);
+
+/* every caps string of list[0 .. n-1] is refused by pad (ACCEPT_CAPS) */
+void check_caps_refused (GstPad * pad, const gchar * const *list, guint n);
+
+void ctx_set_caps (Ctx * ctx, const GstVideoInfo * info);
+/* the caps downstream of the element (must be set; unref them) */
+GstCaps *ctx_out_caps (Ctx * ctx);
+
+/* push one frame, pull the result (checking timestamps and backend), return
+ * it as an image */
+Img *ctx_process (Ctx * ctx, const Img * in, Layout layout);
+
+/* After frames through a cuda element that may have fallen back: with
+ * GST_CUDA_VIDEO_REQUIRE_GPU=1 its backend must be "cuda"; on the GPU it
+ * posted no warning, on the CPU fallback exactly one.  Returns whether it
+ * runs on the GPU. */
+gboolean ctx_check_fallback (Ctx * ctx);
+
+/* ------------------------------------------------------------------------ */
+/* test data                                                                */
+
+/* A PNG under the tests/ directory (rel: "data/camera.png"); fails the test
+ * when it cannot be loaded. */
+GcvTestImage load_png_or_fail (const gchar * rel);
+
+G_END_DECLS
+#endif /* GCV_CHECK_H */
