@@ -1,10 +1,11 @@
-/* gst-cuda-video: helpers of bench-canny written in other languages.
+/* gst-cuda-video: benchmark helpers written in other languages.
  *
- *  - bench_opencv_canny.cpp (only when OpenCV 4 is found, GCVB_HAVE_OPENCV):
- *    times cv::Canny (optionally after cv::GaussianBlur) as a peer.
- *  - bench_cuda_mem.cu (only when built with CUDA, GCV_HAVE_CUDA): the
- *    device's theoretical and measured memory bandwidth, which gcv-cuda.h
- *    does not expose.
+ *  - bench_opencv_canny.cpp (bench-canny, only when OpenCV 4 is found,
+ *    GCVB_HAVE_OPENCV): times cv::Canny (optionally after cv::GaussianBlur)
+ *    as a peer.
+ *  - bench_cuda_mem.cu (in gcv-bench, only when built with CUDA,
+ *    GCV_HAVE_CUDA): the device's theoretical and measured memory bandwidth,
+ *    which gcv-cuda.h does not expose.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,5 +1,5 @@
-/* gst-cuda-video: device memory bandwidth for bench-canny (the reference the
- * Canny kernels' effective bandwidth is compared with).
+/* gst-cuda-video: device memory bandwidth for the benchmarks (gcv-bench.c;
+ * the reference the kernels' effective bandwidth is compared with).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

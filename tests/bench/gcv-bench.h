@@ -1,0 +1,316 @@
+/* gst-cuda-video: what the benchmark programs (bench-canny,
+ * bench-bsplinescale) share: options, statistics, the host and GPU they run
+ * on, input frames made from the test photos, the appsrc ! element ! sink
+ * timing harness, the CUDA kernel timing loop, results and JSON output.
+ *
+ * Built as the static library gcv-bench (tests/bench/meson.build), with
+ * bench_cuda_mem.cu when CUDA is built.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef GCV_BENCH_H
+#define GCV_BENCH_H
+
+#include <gst/gst.h>
+
+#include "gcv-image.h"
+
+/* GCVB_CUDA: built with the CUDA kernels (and gcv-cuda.h) */
+#if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
+#define GCVB_CUDA 1
+#include "gcv-cuda.h"
+#else
+#define GCVB_CUDA 0
+#endif
+
+G_BEGIN_DECLS
+
+/* ------------------------------------------------------------------------ */
+/* options */
+
+/* The options both programs have; each program's GOptionEntry table points
+ * into one of these (with its own defaults and help texts). */
+typedef struct {
+  gint frames;                  /* timed frames of the CUDA element */
+  gint warmup;                  /* warm-up frames / runs */
+  gint cpu_frames;              /* timed frames of the CPU elements, 0: by size */
+  gint runs;                    /* timed CUDA kernel runs */
+  gint cpu_runs;                /* timed CPU backend runs, 0: by size */
+  gint variants;                /* different input frames, rotated through */
+  gint queue;                   /* frames in flight in the element pipelines */
+  gint device;                  /* CUDA device */
+  gboolean quick;
+  gchar *json, *data_dir, *plugin, *skip;
+} GcvbOptions;
+
+/* The option entries both programs have word for word: --quick, --json
+ * (default_json: a string literal), --data-dir and --plugin. */
+#define GCVB_OPTION_ENTRIES(opt, default_json) \
+  {"quick", 'q', 0, G_OPTION_ARG_NONE, &(opt).quick, \
+      "Few frames and runs: checks that everything works, numbers are rough", NULL}, \
+  {"json", 'j', 0, G_OPTION_ARG_FILENAME, &(opt).json, \
+      "Write the results as JSON to FILE (default " default_json ")", "FILE"}, \
+  {"data-dir", 0, 0, G_OPTION_ARG_FILENAME, &(opt).data_dir, \
+      "Directory with camera.png, chelsea.png, coffee.png, astronaut.png", "DIR"}, \
+  {"plugin", 0, 0, G_OPTION_ARG_FILENAME, &(opt).plugin, \
+      "libgstcudavideo.so to load (default: the one of this build; \"\" = registry only)", "FILE"}
+
+/* Parses the command line (the program's entries and GStreamer's), then
+ * gst_init.  With --quick, every count still at its default (the value *opt
+ * had before parsing) takes the one of *quick.  Checks the counts' ranges.
+ * FALSE, with a message printed, on a usage error (exit status 2). */
+gboolean gcvb_init (int *argc, char ***argv, const char *summary, const GOptionEntry * entries,
+    GcvbOptions * opt, const GcvbOptions * quick);
+
+/* Whether --skip names `part` (case-insensitive). */
+gboolean gcvb_skipped (const GcvbOptions * opt, const char *part);
+
+/* A comma list (text, or fallback when text is NULL) as a GPtrArray of
+ * stripped, non-empty strings. */
+GPtrArray *gcvb_split_list (const char *text, const char *fallback);
+
+/* A frame size, lower case: qcif, 720p, 1080p, 4k (2160p, uhd) or WxH, each
+ * side 1 .. 16384. */
+gboolean gcvb_parse_dims (const char *text, int *w, int *h);
+
+/* Parses one item of a list into *out (an element of the list's array). */
+typedef gboolean (*GcvbParseItem) (const char *item, gpointer out);
+
+/* Appends each item of a comma list (text, or fallback when text is NULL)
+ * to dst through parse.  FALSE, after "error: <what> '<item>' <hint>", at
+ * the first item that does not parse. */
+gboolean gcvb_parse_list (const char *text, const char *fallback, GcvbParseItem parse, GArray * dst,
+    const char *what, const char *hint);
+
+/* ------------------------------------------------------------------------ */
+/* statistics */
+
+double gcvb_now_ms (void);
+/* Sorts v. */
+double gcvb_median (double *v, int n);
+double gcvb_mean (const double *v, int n);
+
+/* ------------------------------------------------------------------------ */
+/* host and GPU */
+
+typedef struct {
+  gboolean available;
+  char why[128];                /* when not available, short */
+  char detail[512];             /* when not available, the error */
+  char name[256];
+  double peak_gbps, copy_gbps;  /* memory: theoretical peak, measured D2D copy */
+  char peak_source[160];        /* where peak_gbps comes from */
+} GcvbCuda;
+
+typedef struct {
+  const char *program;          /* "bench-canny" */
+  gchar *date;                  /* local time, "%Y-%m-%d %H:%M:%S %z" */
+  gchar *cpu;                   /* CPU model */
+  gchar *plugin_file;           /* where the elements come from, NULL */
+  GcvbCuda cuda;
+} GcvbHost;
+
+/* Date and CPU; when load_plugin, loads --plugin or the plugin of this build
+ * (so that its elements, not an installed copy, are measured; exits on
+ * error) and looks up the file `factory` comes from; then probes CUDA device
+ * --device.  nominal_peak: when the device reports no memory clock, take a
+ * datasheet peak for the H100 and H200 (else the measured copy) as
+ * peak_gbps. */
+void gcvb_host_init (GcvbHost * h, const char *program, const GcvbOptions * opt, gboolean load_plugin,
+    const char *factory, gboolean nominal_peak);
+void gcvb_host_clear (GcvbHost * h);
+
+/* "<program>  <date>", "CPU: ..." and "GPU: ..." lines; without a GPU that
+ * line says which rows are skipped (`skipped_rows`) and why. */
+void gcvb_print_host (const GcvbHost * h, int device, const char *skipped_rows);
+/* The closing "GPU ..." and "CPU ..." lines (peak_source: name where the
+ * peak bandwidth comes from). */
+void gcvb_print_host_footer (const GcvbHost * h, gboolean peak_source);
+
+gboolean gcvb_have_factory (const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* input frames */
+
+#define GCVB_N_PHOTOS 4
+
+typedef struct {
+  char *name;
+  int width, height, channels;
+  guint8 *pixels;               /* packed, channels interleaved */
+} GcvbPhoto;
+
+/* The test photos (camera, chelsea, coffee, astronaut) from --data-dir (or
+ * tests/data) as `format` (GRAY8 is luma, RGBA keeps the photo's alpha), a
+ * warning for each that fails.  Returns how many; 0 after an error message. */
+int gcvb_load_photos (const GcvbOptions * opt, const char *format, int channels,
+    GcvbPhoto photos[GCVB_N_PHOTOS]);
+void gcvb_photos_clear (GcvbPhoto * photos, int n);
+/* "Frames:     N variants per <per> from a.png (WxH) ..., <how>" */
+void gcvb_print_frames (int variants, const char *per, const GcvbPhoto * photos, int n, const char *how);
+
+typedef struct {
+  char name[32];
+  int width, height, channels;
+  size_t stride;                /* bytes between rows */
+  size_t size;                  /* bytes of one frame: stride * height */
+  int n;
+  guint8 **frames;
+} GcvbFrameSet;
+
+/* n frames of w x h (channels of the photos), rows `stride` bytes apart (0:
+ * packed); frame k is photo k % n_photos scaled by a factor that depends on
+ * k and on sqrt (h / 720), mirror-tiled, shifted and, for odd k, flipped.
+ * area_average: average sub-samples where that shrinks (else bilinear
+ * only). */
+void gcvb_frameset_init (GcvbFrameSet * fs, const char *name, int w, int h, size_t stride,
+    gboolean area_average, const GcvbPhoto * photos, int n_photos, int n);
+void gcvb_frameset_clear (GcvbFrameSet * fs);
+
+/* ------------------------------------------------------------------------ */
+/* results */
+
+/* What every row measures; the programs' rows start with one. */
+typedef struct {
+  char impl[40];
+  char label[96];               /* names the row in the progress lines on stderr */
+  int threads;                  /* CPU threads, 0 n/a */
+  gboolean skipped;
+  gboolean failed;              /* skipped because something went wrong */
+  double ms;                    /* per frame: wall (elements), median (backends) */
+  double mean_ms;               /* kernel: back-to-back mean; cpu: mean of the runs */
+  double fps;
+  double upload_ms, compute_ms, download_ms, total_ms;  /* element stats; NAN n/a */
+  double gbps;                  /* kernel: effective bandwidth; NAN n/a */
+  double peak_frac;             /* gbps / device peak; NAN n/a */
+  guint64 count;                /* timed frames or runs */
+  gint64 mismatch;              /* samples differing from our CPU output, -1 n/a */
+  char backend[16];
+  char note[256];
+} GcvbResult;
+
+/* Measurements failed so far (gcvb_result_fail, gcvb_finish). */
+extern int gcvb_n_failures;
+
+void gcvb_result_init (GcvbResult * r, const char *impl, const char *label_fmt, ...) G_GNUC_PRINTF (3, 4);
+void gcvb_result_skip (GcvbResult * r, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+void gcvb_result_fail (GcvbResult * r, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+/* Appends to the note, "; " between. */
+void gcvb_result_note (GcvbResult * r, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+
+/* v with fmt, "-" when NAN. */
+void gcvb_fmt_num (char *buf, size_t len, double v, const char *fmt);
+
+/* A row's times as table cells: ms with ms_fmt, fps "%.1f", the element
+ * stats "%.4f"; "-" where NAN. */
+typedef struct {
+  char ms[32], fps[32], up[32], comp[32], down[32], tot[32];
+} GcvbCells;
+void gcvb_format_cells (const GcvbResult * r, const char *ms_fmt, GcvbCells * c);
+
+/* ------------------------------------------------------------------------ */
+/* element pipelines */
+
+typedef struct _GcvbPipeline GcvbPipeline;
+
+/* appsrc (in_caps) ! factory [! capsfilter (out_caps)] ! sink; the sink is
+ * an appsink that records the first output caps when check_output, else a
+ * fakesink.  Set the element's properties on gcvb_pipeline_element ().
+ * NULL, after gcvb_result_fail (r), when an element is missing or the
+ * pipeline does not link. */
+GcvbPipeline *gcvb_pipeline_new (const char *factory, const char *name, GstCaps * in_caps,
+    GstCaps * out_caps, gboolean check_output, GcvbResult * r);
+GstElement *gcvb_pipeline_element (GcvbPipeline * p);
+/* The first output sample's caps (check_output), 0 / NULL unknown. */
+void gcvb_pipeline_output (GcvbPipeline * p, int *width, int *height, const char **format);
+
+/* Plays the pipeline and pushes warmup + frames buffers made from fs's
+ * frames in turn, at most `queue` in flight; r gets the wall clock per frame
+ * over the last `frames` (count, ms, fps), the element's "backend" property
+ * (else its stats' backend, else "?") and its "stats" (upload / compute /
+ * download / total ms) differenced over the same frames, with a note when
+ * they counted other frames, or, when stats_note, when there are none.
+ * FALSE after gcvb_result_fail (r). */
+gboolean gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int frames,
+    int queue, gboolean stats_note, GcvbResult * r);
+/* Ends the stream (after a run that did not fail), stops and frees. */
+void gcvb_pipeline_free (GcvbPipeline * p);
+
+/* A property from a string, with a note when the element has no such
+ * property. */
+gboolean gcvb_set_prop (GstElement * e, const char *name, const char *value);
+
+/* ------------------------------------------------------------------------ */
+/* backends on the CPU */
+
+/* One call of the CPU backend: ctx's process function on host planes. */
+typedef GcvStatus (*GcvbCpuProcess) (gpointer ctx, const GcvPlane * in, GcvPlane * out, int n_threads,
+    GcvError * err);
+
+/* The output for frames[0] (one call, all threads) in a new buffer, rows
+ * out_row bytes apart: the reference other implementations are compared
+ * with.  NULL, after printing why, on failure. */
+guint8 *gcvb_cpu_output (GcvbCpuProcess process, gpointer ctx, const GcvbFrameSet * fs, int out_w,
+    int out_h, size_t out_row);
+
+/* `warmup` untimed calls, then `runs` timed ones (wall clock), on fs's
+ * frames in turn, writing out (out_w x out_h, rows out_row bytes apart)
+ * with n_threads (0: all); r gets count, ms (median), mean_ms, fps and
+ * backend "cpu".  FALSE after gcvb_result_fail (r, "<what>: <error>"). */
+gboolean gcvb_cpu_time (GcvbCpuProcess process, gpointer ctx, const char *what, const GcvbFrameSet * fs,
+    guint8 * out, int out_w, int out_h, size_t out_row, int n_threads, int warmup, int runs,
+    GcvbResult * r);
+
+/* ------------------------------------------------------------------------ */
+/* CUDA kernels */
+
+/* r after a kernel timing (ms, mean_ms set): count, fps, compute_ms, the
+ * effective bandwidth of `bytes` moved a call and its fraction of the
+ * device's peak, backend "cuda". */
+void gcvb_result_kernel (GcvbResult * r, int runs, double bytes, const GcvbCuda * cuda);
+
+#if GCVB_CUDA
+/* One call of the timed kernels: ctx's process function on device planes. */
+typedef GcvStatus (*GcvbCudaProcess) (gpointer ctx, const GcvPlane * in, GcvPlane * out,
+    void *stream, GcvError * err);
+
+/* Kernels only, on the current device: fs's frames uploaded once and
+ * rotated through, written to an out_w x out_h plane of out_row bytes a
+ * row; `warmup` untimed calls, then `runs` calls queued back to back, each
+ * between two CUDA events.  r->ms: the median event time; r->mean_ms: the
+ * span of all runs divided by their number.  check, when not NULL, first
+ * gets the output for frames[0] (rows out_row apart).  FALSE after
+ * gcvb_result_fail (r). */
+gboolean gcvb_cuda_time_kernel (GcvbCudaProcess process, gpointer ctx, const GcvbFrameSet * fs,
+    int out_w, int out_h, size_t out_row, int warmup, int runs, guint8 * check, GcvbResult * r);
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* JSON */
+
+void gcvb_json_str (GString * s, const char *v);
+/* null for NAN and infinities */
+void gcvb_json_num (GString * s, double v);
+#define GCVB_JKEY(s, k) g_string_append_printf (s, "\"%s\": ", k)
+
+/* {"benchmark", "date", "host": {cpu, cpu_threads, gpu, gpu_skipped_reason,
+ * gpu_error, gpu_mem_peak_gbps, [gpu_mem_peak_source,] gpu_mem_d2d_copy_gbps,
+ * gstreamer, [extra_key (extra_value, null when NULL),] plugin}, and a
+ * newline: the caller goes on with its own keys. */
+GString *gcvb_json_begin (const GcvbHost * h, const char *benchmark, gboolean peak_source,
+    const char *extra_key, const char *extra_value);
+/* , "skipped", "failed", "ms_per_frame", "mean_ms", "fps", "upload_ms",
+ * "compute_ms", "download_ms", "total_ms", "effective_gbps",
+ * "fraction_of_peak_bw" */
+void gcvb_json_measurement (GString * s, const GcvbResult * r);
+/* , "threads", "count", "<mismatch_key>", [extra,] "backend", "note"} and
+ * a comma unless last */
+void gcvb_json_row_end (GString * s, const GcvbResult * r, const char *mismatch_key, const char *extra,
+    gboolean last);
+
+/* Writes (and frees) s to --json or default_json, prints the closing "...
+ * written" and failure lines.  Returns the exit status. */
+int gcvb_finish (GString * s, const GcvbOptions * opt, const char *default_json);
+
+G_END_DECLS
+#endif /* GCV_BENCH_H */
