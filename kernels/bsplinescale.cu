@@ -44,6 +44,32 @@ mirror_index (int i, int n)
   return m >= n ? period - 1 - m : m;
 }
 
+/* The same mirror for indices in [-n, 2n), one reflection, with selects
+ * only: a segment's window (j in [a - WARM, a + SEG + WARM)) stays in that
+ * range whenever n >= SEG + WARM. */
+__device__ __forceinline__ int
+mirror_once (int i, int n)
+{
+  const int m = i < 0 ? -1 - i : i;
+  return m >= n ? 2 * n - 1 - m : m;
+}
+
+/* Calls fill(map) with the cheapest index map that is exact for the
+ * segment from a of a scanline of n samples.  The choice is the same for a
+ * whole block, so the branch is taken once, outside the unrolled loads; a
+ * data-dependent branch per load (an earlier version) kept the loads from
+ * overlapping and made the prefilters slower. */
+template <typename Fill> __device__ __forceinline__ void
+with_window_map (int a, int n, Fill fill)
+{
+  if (a >= WARM && a + SEG + WARM <= n)
+    fill ([](int j) { return j; });
+  else if (n >= SEG + WARM)
+    fill ([n](int j) { return mirror_once (j, n); });
+  else
+    fill ([n](int j) { return mirror_index (j, n); });
+}
+
 template <typename T> __device__ __forceinline__ float
 load_sample (const T * p)
 {
@@ -126,14 +152,11 @@ prefilter_columns (const T * __restrict__ in, size_t in_pitch, float *__restrict
   const int a = blockIdx.y * SEG;
   if (e >= row_floats)
     return;
-  /* the same for the whole block: interior segments never mirror */
-  const bool interior = a >= WARM && a + SEG + WARM <= height;
+  with_window_map (a, height, [&](auto map) {
 #pragma unroll 16
-  for (int k = 0; k < WINDOW; k++) {
-    const int j = a - WARM + k;
-    const int r = interior ? j : mirror_index (j, height);
-    tile[k][t] = load_sample ((const T *) ((const char *) in + in_pitch * r) + e);
-  }
+    for (int k = 0; k < WINDOW; k++)
+      tile[k][t] = load_sample ((const T *) ((const char *) in + in_pitch * map (a - WARM + k)) + e);
+  });
   /* each thread only ever touches its own column: no barrier */
   prefilter_window (a,
       [&](int k) -> float & { return tile[k][t]; },
@@ -164,16 +187,15 @@ prefilter_rows (const float *__restrict__ in, size_t in_pitch, float *__restrict
   __shared__ float tile[ROWS * STRIDE];
   const int r0 = blockIdx.x * ROWS;
   const int a = blockIdx.y * SEG;
-  const bool interior = a >= WARM && a + SEG + WARM <= width;
-
+  with_window_map (a, width, [&](auto map) {
 #pragma unroll 16
-  for (int i = threadIdx.x; i < ROWS * SPAN; i += kThreads) {
-    const int rr = i / SPAN, q = i - rr * SPAN;
-    const int x = a - WARM + q / C;
-    const int row = min (r0 + rr, height - 1);
-    tile[rr * STRIDE + q] = __ldg ((const float *) ((const char *) in + in_pitch * row)
-        + (interior ? x : mirror_index (x, width)) * C + q % C);
-  }
+    for (int i = threadIdx.x; i < ROWS * SPAN; i += kThreads) {
+      const int rr = i / SPAN, q = i - rr * SPAN;
+      const int row = min (r0 + rr, height - 1);
+      tile[rr * STRIDE + q] = __ldg ((const float *) ((const char *) in + in_pitch * row)
+          + map (a - WARM + q / C) * C + q % C);
+    }
+  });
   __syncthreads ();
 
   const int r = threadIdx.x % ROWS, c = threadIdx.x / ROWS;
