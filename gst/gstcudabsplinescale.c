@@ -227,7 +227,7 @@ static GstCaps *
 gst_cuda_video_bspline_scale_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *result = gst_caps_new_empty (), *templ, *tmp;
+  GstCaps *result = gst_caps_new_empty ();
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
@@ -241,20 +241,8 @@ gst_cuda_video_bspline_scale_transform_caps (GstBaseTransform * trans, GstPadDir
           MAX_DIMENSION, 1, NULL);
     result = gst_caps_merge_structure_full (result, s, f ? gst_caps_features_copy (f) : NULL);
   }
-  tmp = gst_caps_merge (gst_caps_ref (caps), result);
-  templ = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
-      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
-  result = gst_caps_intersect_full (tmp, templ, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (tmp);
-  gst_caps_unref (templ);
-  if (filter) {
-    tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
-  return result;
+  return gst_cuda_video_filter_clip_caps (trans, direction, caps,
+      gst_caps_merge (gst_caps_ref (caps), result), filter);
 }
 
 /* round (v * num / den), at least 1 and at most MAX_DIMENSION */

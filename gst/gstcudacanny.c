@@ -327,22 +327,7 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
     }
     g_value_unset (&formats);
   }
-  templ = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
-      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
-  {
-    GstCaps *tmp = gst_caps_intersect_full (result, templ, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    gst_caps_unref (templ);
-    result = tmp;
-  }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
-  return result;
+  return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
 }
 
 static gboolean

@@ -584,6 +584,27 @@ gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
+GstCaps *
+gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * result, GstCaps * filter)
+{
+  GstCaps *templ = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
+      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
+  GstCaps *tmp = gst_caps_intersect_full (result, templ, GST_CAPS_INTERSECT_FIRST);
+
+  gst_caps_unref (result);
+  gst_caps_unref (templ);
+  result = tmp;
+  if (filter) {
+    tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
+}
+
 /* ---- CUDA frame helpers --------------------------------------------- */
 
 GstCudaVideoBackend

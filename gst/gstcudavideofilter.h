@@ -141,6 +141,12 @@ gboolean gst_cuda_video_filter_finish (GstCudaVideoFilter * filter, GError ** er
  * covers is masked); GRAY the colour's luma.  Alpha components are kept. */
 void gst_cuda_video_filter_paint_mask (GstVideoFrame * frame, const GcvPlane * mask, guint32 argb);
 
+/* The end of every transform_caps: narrows @result (what the subclass
+ * derived from @caps for the other pad; ownership is taken) to the other
+ * pad's template and then to @filter, and logs the outcome. */
+GstCaps *gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * result, GstCaps * filter);
+
 /* Turns a backend error into a GError in GST_RESOURCE_ERROR, keeping the
  * message; returns FALSE for use in return statements. */
 gboolean gst_cuda_video_filter_set_error (GError ** error, const GcvError * err);
