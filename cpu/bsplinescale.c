@@ -233,13 +233,33 @@ sample_bytes (GcvSampleType type)
   return type == GCV_SAMPLE_U8 ? 1 : type == GCV_SAMPLE_U16 ? 2 : 4;
 }
 
-int
-gcv_scale_planes_aligned (const GcvScaleGeometry * geom, const GcvPlane * in, const GcvPlane * out)
+GcvStatus
+gcv_scale_process_check (const GcvScaleGeometry * g, const GcvScaleParams * params,
+    const GcvPlane * in, const GcvPlane * out, GcvError * err)
 {
-  size_t a = sample_bytes (geom->type);
+  const char *why = gcv_scale_params_check (params);
+  size_t a = sample_bytes (g->type), bpp = a * g->channels;
 
-  return (uintptr_t) in->data % a == 0 && (uintptr_t) out->data % a == 0 && in->stride % a == 0
-      && out->stride % a == 0;
+  if (why) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "%s", why);
+    return GCV_ERROR_INVALID;
+  }
+  if ((uintptr_t) in->data % a != 0 || (uintptr_t) out->data % a != 0 || in->stride % a != 0
+      || out->stride % a != 0) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "plane data and strides must be multiples of %zu bytes",
+        a);
+    return GCV_ERROR_INVALID;
+  }
+  if (in->width != g->in_width || in->height != g->in_height || out->width != g->out_width
+      || out->height != g->out_height || in->stride < bpp * g->in_width
+      || out->stride < bpp * g->out_width) {
+    gcv_error_set (err, GCV_ERROR_INVALID,
+        "planes %dx%d -> %dx%d (strides %zu, %zu) do not match the context's %dx%d -> %dx%d",
+        in->width, in->height, out->width, out->height, in->stride, out->stride, g->in_width,
+        g->in_height, g->out_width, g->out_height);
+    return GCV_ERROR_INVALID;
+  }
+  return GCV_OK;
 }
 
 void
@@ -493,28 +513,10 @@ gcv_scale_cpu_process (GcvScaleCpu * ctx, const GcvScaleParams * params, const G
     GcvPlane * out, int n_threads, GcvError * err)
 {
   const GcvScaleGeometry *g = &ctx->geom;
-  const char *why = gcv_scale_params_check (params);
-  size_t bpp = sample_bytes (g->type) * g->channels;
   int nt, i;
 
-  if (why) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "%s", why);
+  if (gcv_scale_process_check (g, params, in, out, err) != GCV_OK)
     return GCV_ERROR_INVALID;
-  }
-  if (!gcv_scale_planes_aligned (g, in, out)) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "plane data and strides must be multiples of %zu bytes",
-        sample_bytes (g->type));
-    return GCV_ERROR_INVALID;
-  }
-  if (in->width != g->in_width || in->height != g->in_height || out->width != g->out_width
-      || out->height != g->out_height || in->stride < bpp * g->in_width
-      || out->stride < bpp * g->out_width) {
-    gcv_error_set (err, GCV_ERROR_INVALID,
-        "planes %dx%d -> %dx%d (strides %zu, %zu) do not match the context's %dx%d -> %dx%d",
-        in->width, in->height, out->width, out->height, in->stride, out->stride, g->in_width,
-        g->in_height, g->out_width, g->out_height);
-    return GCV_ERROR_INVALID;
-  }
   if (!ctx->have_tables || ctx->params.method != params->method
       || ctx->params.antialias != params->antialias) {
     gcv_scale_axis_clear (&ctx->x_axis);

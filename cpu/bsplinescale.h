@@ -120,9 +120,12 @@ int gcv_scale_axis_taps (const GcvScaleParams * params, int n_in, int n_out);
 GcvStatus gcv_scale_axis_init (GcvScaleAxis * axis, const GcvScaleParams * params, int n_in,
     int n_out, GcvError * err);
 void gcv_scale_axis_clear (GcvScaleAxis * axis);
-/* Whether both planes' data and strides are multiples of the sample size. */
-int gcv_scale_planes_aligned (const GcvScaleGeometry * geom, const GcvPlane * in,
-    const GcvPlane * out);
+/* The argument checks both _process functions start with: usable params,
+ * planes of the context's sizes, rows at least as long as their pixels,
+ * data and strides multiples of the sample size.  GCV_OK, or
+ * GCV_ERROR_INVALID with a message naming what is wrong. */
+GcvStatus gcv_scale_process_check (const GcvScaleGeometry * geom, const GcvScaleParams * params,
+    const GcvPlane * in, const GcvPlane * out, GcvError * err);
 
 /* CPU backend: one context per plane geometry, all working memory made in
  * _new.  Planes: width/height in pixels, stride in bytes.  n_threads 0 =

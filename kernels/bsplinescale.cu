@@ -454,24 +454,8 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
 {
   const GcvScaleGeometry *g = &ctx->geom;
   cudaStream_t stream = (cudaStream_t) stream_ptr;
-  const char *why = gcv_scale_params_check (params);
-  if (why) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "bsplinescale: %s", why);
+  if (gcv_scale_process_check (g, params, in, out, err) != GCV_OK)
     return GCV_ERROR_INVALID;
-  }
-  if (!gcv_scale_planes_aligned (g, in, out)) {
-    gcv_error_set (err, GCV_ERROR_INVALID,
-        "bsplinescale: device plane data and pitches must be multiples of the sample size");
-    return GCV_ERROR_INVALID;
-  }
-  if (in->width != g->in_width || in->height != g->in_height || out->width != g->out_width
-      || out->height != g->out_height) {
-    gcv_error_set (err, GCV_ERROR_INVALID,
-        "bsplinescale: planes %dx%d -> %dx%d do not match the context's %dx%d -> %dx%d",
-        in->width, in->height, out->width, out->height, g->in_width, g->in_height, g->out_width,
-        g->out_height);
-    return GCV_ERROR_INVALID;
-  }
   if (!ctx->have_tables || ctx->params.method != params->method
       || ctx->params.antialias != params->antialias) {
     ctx->have_tables = false;
