@@ -208,7 +208,7 @@ gcv_scale_axis_init (GcvScaleAxis * axis, const GcvScaleParams * params, int n_i
 typedef struct
 {
   float *window;                /* WINDOW x COLUMN_CHUNK causal values (vertical prefilter) */
-  float *state;                 /* COLUMN_CHUNK */
+  float *state;                 /* COLUMN_CHUNK: recursion state of the vertical prefilter */
   float *group;                 /* WINDOW x ROW_GROUP (horizontal prefilter) */
   float *row;                   /* in_width * channels: one input row as float */
   float *acc;                   /* out_width * channels: vertical FIR sums */
@@ -374,78 +374,83 @@ store_row (void *row, const float *src, GcvSampleType type, int n)
   }
 }
 
+/* The contract's recursion for one segment on `lanes` scanlines side by
+ * side.  win[k * stride + l] holds sample a - WARM + k of lane l
+ * (k < WINDOW); the causal pass overwrites it with its own values, and the
+ * anticausal pass leaves the coefficient of sample a + k - WARM in rows
+ * k = WARM .. WARM + SEG - 1.  state: `lanes` floats of scratch.  The
+ * kernels' prefilter_window() is the same sequence of operations. */
+static void
+iir_segment (float *win, size_t stride, int lanes, float *state)
+{
+  const float z = GCV_BSPLINE_POLE;
+  int k, l;
+
+  for (l = 0; l < lanes; l++)
+    state[l] = 0.0f;
+  for (k = 0; k < WINDOW; k++) {
+    float *y = win + k * stride;
+    for (l = 0; l < lanes; l++) {
+      state[l] = y[l] + z * state[l];
+      y[l] = state[l];
+    }
+  }
+  for (l = 0; l < lanes; l++)
+    state[l] = 0.0f;
+  for (k = WINDOW - 1; k >= WARM; k--) {
+    float *y = win + k * stride;
+    for (l = 0; l < lanes; l++)
+      state[l] = z * (state[l] - y[l]);
+    if (k < SEG + WARM)
+      for (l = 0; l < lanes; l++)
+        y[l] = 6.0f * state[l];
+  }
+}
+
 /* Vertical prefilter of columns [e0, e0 + n) (floats of interleaved rows)
- * for the segment of rows from a: the causal pass over the mirrored window,
- * then the anticausal pass back, COLUMN_CHUNK columns side by side. */
+ * for the segment of rows from a, COLUMN_CHUNK columns side by side. */
 static void
 prefilter_columns (GcvScaleCpu * ctx, Scratch * s, const GcvPlane * in, int a, int e0, int n)
 {
   const GcvScaleGeometry *g = &ctx->geom;
-  const float z = GCV_BSPLINE_POLE;
   size_t row_floats = (size_t) g->in_width * g->channels;
-  float *state = s->state;
-  int j, e, w;
+  int k;
 
-  for (e = 0; e < n; e++)
-    state[e] = 0.0f;
-  for (j = a - WARM, w = 0; j < a + SEG + WARM; j++, w++) {
-    float *y = s->window + (size_t) w * COLUMN_CHUNK;
-    const uint8_t *row = (const uint8_t *) in->data + in->stride * gcv_scale_mirror (j, g->in_height);
-    load_row (y, row, g->type, e0, n);
-    for (e = 0; e < n; e++) {
-      state[e] = y[e] + z * state[e];
-      y[e] = state[e];
-    }
+  for (k = 0; k < WINDOW; k++) {
+    const uint8_t *row = (const uint8_t *) in->data
+        + in->stride * gcv_scale_mirror (a - WARM + k, g->in_height);
+    load_row (s->window + (size_t) k * COLUMN_CHUNK, row, g->type, e0, n);
   }
-  for (e = 0; e < n; e++)
-    state[e] = 0.0f;
-  for (j = a + SEG + WARM - 1, w = WINDOW - 1; j >= a; j--, w--) {
-    const float *y = s->window + (size_t) w * COLUMN_CHUNK;
-    for (e = 0; e < n; e++)
-      state[e] = z * (state[e] - y[e]);
-    if (j < a + SEG && j < g->in_height) {
-      float *out = ctx->coef_v + row_floats * j + e0;
-      for (e = 0; e < n; e++)
-        out[e] = 6.0f * state[e];
-    }
-  }
+  iir_segment (s->window, COLUMN_CHUNK, n, s->state);
+  for (k = WARM; k < SEG + WARM && a + k - WARM < g->in_height; k++)
+    memcpy (ctx->coef_v + row_floats * (a + k - WARM) + e0, s->window + (size_t) k * COLUMN_CHUNK,
+        sizeof (float) * n);
 }
 
 /* Horizontal prefilter of ROW_GROUP rows from r0 (the last row repeated
  * past the bottom, its results not stored), channel c, the segment of
- * samples from a. */
+ * samples from a: the window is gathered into s->group, ROW_GROUP rows side
+ * by side. */
 static void
 prefilter_rows (GcvScaleCpu * ctx, Scratch * s, int r0, int c, int a)
 {
   const GcvScaleGeometry *g = &ctx->geom;
-  const float z = GCV_BSPLINE_POLE;
   size_t row_floats = (size_t) g->in_width * g->channels;
   const float *src[ROW_GROUP];
   float state[ROW_GROUP];
-  int j, k, w, rows = g->in_height - r0 < ROW_GROUP ? g->in_height - r0 : ROW_GROUP;
+  int j, k, r, rows = g->in_height - r0 < ROW_GROUP ? g->in_height - r0 : ROW_GROUP;
 
-  for (k = 0; k < ROW_GROUP; k++) {
-    src[k] = ctx->coef_v + row_floats * (r0 + (k < rows ? k : rows - 1)) + c;
-    state[k] = 0.0f;
+  for (r = 0; r < ROW_GROUP; r++)
+    src[r] = ctx->coef_v + row_floats * (r0 + (r < rows ? r : rows - 1)) + c;
+  for (k = 0; k < WINDOW; k++) {
+    size_t off = (size_t) gcv_scale_mirror (a - WARM + k, g->in_width) * g->channels;
+    for (r = 0; r < ROW_GROUP; r++)
+      s->group[k * ROW_GROUP + r] = src[r][off];
   }
-  for (j = a - WARM, w = 0; j < a + SEG + WARM; j++, w++) {
-    float *y = s->group + w * ROW_GROUP;
-    size_t off = (size_t) gcv_scale_mirror (j, g->in_width) * g->channels;
-    for (k = 0; k < ROW_GROUP; k++) {
-      state[k] = src[k][off] + z * state[k];
-      y[k] = state[k];
-    }
-  }
-  for (k = 0; k < ROW_GROUP; k++)
-    state[k] = 0.0f;
-  for (j = a + SEG + WARM - 1, w = WINDOW - 1; j >= a; j--, w--) {
-    const float *y = s->group + w * ROW_GROUP;
-    for (k = 0; k < ROW_GROUP; k++)
-      state[k] = z * (state[k] - y[k]);
-    if (j < a + SEG && j < g->in_width)
-      for (k = 0; k < rows; k++)
-        ctx->coef[row_floats * (r0 + k) + (size_t) j * g->channels + c] = 6.0f * state[k];
-  }
+  iir_segment (s->group, ROW_GROUP, ROW_GROUP, state);
+  for (k = WARM, j = a; k < SEG + WARM && j < g->in_width; k++, j++)
+    for (r = 0; r < rows; r++)
+      ctx->coef[row_floats * (r0 + r) + (size_t) j * g->channels + c] = s->group[k * ROW_GROUP + r];
 }
 
 static void
