@@ -227,18 +227,12 @@ struct _GcvScaleCpu
   Scratch *scratch;
 };
 
-static size_t
-sample_bytes (GcvSampleType type)
-{
-  return type == GCV_SAMPLE_U8 ? 1 : type == GCV_SAMPLE_U16 ? 2 : 4;
-}
-
 GcvStatus
 gcv_scale_process_check (const GcvScaleGeometry * g, const GcvScaleParams * params,
     const GcvPlane * in, const GcvPlane * out, GcvError * err)
 {
   const char *why = gcv_scale_params_check (params);
-  size_t a = sample_bytes (g->type), bpp = a * g->channels;
+  size_t a = (size_t) gcv_sample_bytes (g->type), bpp = a * g->channels;
 
   if (why) {
     gcv_error_set (err, GCV_ERROR_INVALID, "%s", why);

@@ -76,12 +76,6 @@ typedef enum {
   GCV_SCALE_NEAREST,
 } GcvScaleMethod;
 
-typedef enum {
-  GCV_SAMPLE_U8 = 0,
-  GCV_SAMPLE_U16,               /* native-endian 16-bit */
-  GCV_SAMPLE_F32,               /* float, not quantised (for accuracy tests) */
-} GcvSampleType;
-
 typedef struct {
   GcvScaleMethod method;
   int antialias;                /* boolean: stretch the kernel when downscaling */

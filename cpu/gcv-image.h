@@ -34,6 +34,19 @@ void gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
 #endif
     ;
 
+/* Sample type of a plane whose pixels hold `channels` interleaved samples. */
+typedef enum {
+  GCV_SAMPLE_U8 = 0,
+  GCV_SAMPLE_U16,               /* native-endian 16-bit */
+  GCV_SAMPLE_F32,               /* float, not quantised (for accuracy tests) */
+} GcvSampleType;
+
+static inline int
+gcv_sample_bytes (GcvSampleType type)
+{
+  return type == GCV_SAMPLE_U8 ? 1 : type == GCV_SAMPLE_U16 ? 2 : 4;
+}
+
 /* One image plane, host or device memory.  Rows are `stride` bytes apart
  * (never assume packed rows); width and height are in samples of the plane. */
 typedef struct {

@@ -79,7 +79,7 @@ plane_new (GcvSampleType type, int channels, int w, int h, size_t pad_bytes)
   p.channels = channels;
   p.width = w;
   p.height = h;
-  p.stride = (size_t) w * channels * sample_bytes (type) + pad_bytes;
+  p.stride = (size_t) w * channels * (size_t) gcv_sample_bytes (type) + pad_bytes;
   p.data = gcv_test_malloc (p.stride * h);
   return p;
 }
@@ -133,7 +133,7 @@ plane_values (const Plane * p)
 static int
 rows_equal (const Plane * p, const Plane * q)
 {
-  size_t row = (size_t) p->width * p->channels * sample_bytes (p->type);
+  size_t row = (size_t) p->width * p->channels * (size_t) gcv_sample_bytes (p->type);
   for (int y = 0; y < p->height; y++)
     if (memcmp (p->data + y * p->stride, q->data + y * q->stride, row) != 0)
       return 0;
@@ -419,7 +419,7 @@ run_cpu (const Plane * in, int ow, int oh, const GcvScaleParams * p, size_t out_
 static int
 padding_is (const Plane * p, uint8_t v)
 {
-  size_t row = (size_t) p->width * p->channels * sample_bytes (p->type);
+  size_t row = (size_t) p->width * p->channels * (size_t) gcv_sample_bytes (p->type);
   for (int y = 0; y < p->height; y++)
     for (size_t b = row; b < p->stride; b++)
       if (p->data[(size_t) y * p->stride + b] != v)
@@ -726,14 +726,14 @@ test_scipy_fixtures (void)
       for (int t = 0; t < 2; t++) {
         GcvSampleType type = t ? GCV_SAMPLE_U16 : GCV_SAMPLE_U8;
         double scale = t ? 257.0 : 1.0, mx = type_max (type), worst = 0;
-        Plane in = plane_new (type, 1, iw, ih, (2 * t + 3) * sample_bytes (type)), out;
+        Plane in = plane_new (type, 1, iw, ih, (2 * t + 3) * (size_t) gcv_sample_bytes (type)), out;
         char what[400];
         plane_fill_garbage (&in, (uint32_t) n_cases);
         for (int y = 0; y < ih; y++)
           for (int x = 0; x < iw; x++)
             plane_put (&in, x, y, 0, nearbyint (vin[y * iw + x]) * scale);
         snprintf (what, sizeof (what), "scipy %s (%dx%d -> %dx%d) %s", fout, iw, ih, ow, oh, type_names[type]);
-        if (run_cpu (&in, ow, oh, &p, 5 * sample_bytes (type), 0, &out, what) == 0) {
+        if (run_cpu (&in, ow, oh, &p, 5 * (size_t) gcv_sample_bytes (type), 0, &out, what) == 0) {
           long off = 0;
           for (int y = 0; y < oh; y++)
             for (int x = 0; x < ow; x++) {
@@ -816,7 +816,7 @@ test_against_reference (int exhaustive)
             }
             snprintf (what, sizeof (what), "%s %dx%d -> %dx%d, %s antialias %d, %s x %d, strides %zu -> %zu",
                 source_names[z->src], z->iw, z->ih, z->ow, z->oh, method_names[m], aa, type_names[t], C, in.stride,
-                (size_t) z->ow * C * sample_bytes (type) + out_pads[(combo >> 2) & 3]);
+                (size_t) z->ow * C * (size_t) gcv_sample_bytes (type) + out_pads[(combo >> 2) & 3]);
             if (run_cpu (&in, z->ow, z->oh, &p, out_pads[(combo >> 2) & 3], (int) (combo % 3), &out, what) == 0) {
               ref = gcv_test_malloc (sizeof (double) * z->ow * z->oh * C);
               ref_scale (vin, z->iw, z->ih, C, (GcvScaleMethod) m, aa, z->ow, z->oh, ref);
@@ -904,7 +904,7 @@ test_strides (void)
             GCV_TEST_CHECK (padding_is (&ob, 0xa5), "%s: output padding (stride %zu) overwritten", what, ob.stride);
             free (ob.data);
           }
-          if (run_cpu (&c, s[2], s[3], &p, 1 * (int) sample_bytes ((GcvSampleType) t), 0, &oc, what) == 0) {
+          if (run_cpu (&c, s[2], s[3], &p, 1 * (int) (size_t) gcv_sample_bytes ((GcvSampleType) t), 0, &oc, what) == 0) {
             GCV_TEST_CHECK (rows_equal (&oa, &oc), "%s: input stride %zu (garbage padding) changes the output", what,
                 c.stride);
             GCV_TEST_CHECK (padding_is (&oc, 0xa5), "%s: output padding (stride %zu) overwritten", what, oc.stride);

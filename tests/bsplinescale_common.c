@@ -12,12 +12,6 @@
 const char *const method_names[4] = { "bspline", "catmull-rom", "bilinear", "nearest" };
 const char *const type_names[3] = { "U8", "U16", "F32" };
 
-size_t
-sample_bytes (GcvSampleType t)
-{
-  return t == GCV_SAMPLE_U8 ? 1 : t == GCV_SAMPLE_U16 ? 2 : 4;
-}
-
 GcvScaleParams
 params_make (GcvScaleMethod m, int aa)
 {

@@ -25,7 +25,6 @@
 extern const char *const method_names[4];
 extern const char *const type_names[3];
 
-size_t sample_bytes (GcvSampleType t);
 GcvScaleParams params_make (GcvScaleMethod m, int aa);
 GcvScaleGeometry geom_make (GcvSampleType type, int channels, int iw, int ih, int ow, int oh);
 

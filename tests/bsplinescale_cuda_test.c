@@ -46,7 +46,7 @@ host_new (GcvSampleType type, int C, int w, int h, size_t pad)
   GcvPlane p;
   p.width = w;
   p.height = h;
-  p.stride = (size_t) w * C * sample_bytes (type) + pad;
+  p.stride = (size_t) w * C * (size_t) gcv_sample_bytes (type) + pad;
   p.data = gcv_test_malloc (p.stride * h);
   return p;
 }
@@ -141,7 +141,7 @@ cuda_run (GcvScaleCuda * ctx, const GcvScaleGeometry * g, const GcvScaleParams *
     GcvPlane * dev_out, uint8_t * got, const char *what)
 {
   GcvError err;
-  size_t row = (size_t) g->out_width * g->channels * sample_bytes (g->type);
+  size_t row = (size_t) g->out_width * g->channels * (size_t) gcv_sample_bytes (g->type);
   memset (&err, 0, sizeof (err));
   if (gcv_cuda_memset_2d (dev_out->data, dev_out->stride, 0xa5, dev_out->stride, dev_out->height, stream, &err)
       != GCV_OK || gcv_scale_cuda_process (ctx, p, dev_in, dev_out, stream, &err) != GCV_OK
@@ -167,7 +167,7 @@ compare_bits (const GcvScaleGeometry * g, const uint8_t * got, size_t got_stride
     const char *what)
 {
   int C = g->channels;
-  size_t sb = sample_bytes (g->type);
+  size_t sb = (size_t) gcv_sample_bytes (g->type);
   long n = 0;
   int fx = -1, fy = -1, fc = 0;
   for (int y = 0; y < g->out_height; y++) {
@@ -220,7 +220,7 @@ test_sizes (int quick)
       for (int C = 1; C <= 4; C++) {
         GcvSampleType type = (GcvSampleType) t;
         GcvScaleGeometry g = geom_make (type, C, z->iw, z->ih, z->ow, z->oh);
-        size_t sb = sample_bytes (type), in_row = (size_t) z->iw * C * sb, out_row = (size_t) z->ow * C * sb;
+        size_t sb = (size_t) gcv_sample_bytes (type), in_row = (size_t) z->iw * C * sb, out_row = (size_t) z->ow * C * sb;
         int pitched = (int) ((k + t + C) & 1);
         /* linear planes: odd strides for U8, whole samples otherwise */
         size_t in_pad = sb == 1 ? 3 + 2 * (size_t) C : sb * (5 + C), out_pad = sb == 1 ? 1 + (size_t) C : sb * 3;
@@ -290,7 +290,7 @@ test_param_changes (void)
     int C = t == 0 ? 4 : t == 1 ? 2 : 1;
     /* downscale in x, upscale in y: antialias changes the x table only */
     GcvScaleGeometry g = geom_make (type, C, 150, 90, 61, 200);
-    size_t sb = sample_bytes (type);
+    size_t sb = (size_t) gcv_sample_bytes (type);
     GcvPlane host[2], din[2], dout;
     GcvScaleCuda *ctx;
     GcvError err;
