@@ -497,16 +497,6 @@ fir_vertical_row (GcvScaleCpu * ctx, Scratch * s, GcvPlane * out, int oy)
   store_row ((uint8_t *) out->data + out->stride * oy, acc, g->type, n);
 }
 
-static int
-thread_index (void)
-{
-#ifdef _OPENMP
-  return omp_get_thread_num ();
-#else
-  return 0;
-#endif
-}
-
 GcvStatus
 gcv_scale_cpu_process (GcvScaleCpu * ctx, const GcvScaleParams * params, const GcvPlane * in,
     GcvPlane * out, int n_threads, GcvError * err)
@@ -544,20 +534,20 @@ gcv_scale_cpu_process (GcvScaleCpu * ctx, const GcvScaleParams * params, const G
     for (i = 0; i < n_seg_y * n_chunks; i++) {
       int a = (i / n_chunks) * SEG, e0 = (i % n_chunks) * COLUMN_CHUNK;
       int n = e0 + COLUMN_CHUNK < row_floats ? COLUMN_CHUNK : row_floats - e0;
-      prefilter_columns (ctx, &ctx->scratch[thread_index ()], in, a, e0, n);
+      prefilter_columns (ctx, &ctx->scratch[gcv_thread_index ()], in, a, e0, n);
     }
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (i = 0; i < n_groups * g->channels; i++) {
       int r0 = (i / g->channels) * ROW_GROUP, c = i % g->channels, k;
       for (k = 0; k < n_seg_x; k++)
-        prefilter_rows (ctx, &ctx->scratch[thread_index ()], r0, c, k * SEG);
+        prefilter_rows (ctx, &ctx->scratch[gcv_thread_index ()], r0, c, k * SEG);
     }
   }
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (i = 0; i < g->in_height; i++)
-    fir_horizontal_row (ctx, &ctx->scratch[thread_index ()], in, i);
+    fir_horizontal_row (ctx, &ctx->scratch[gcv_thread_index ()], in, i);
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (i = 0; i < g->out_height; i++)
-    fir_vertical_row (ctx, &ctx->scratch[thread_index ()], out, i);
+    fir_vertical_row (ctx, &ctx->scratch[gcv_thread_index ()], out, i);
   return GCV_OK;
 }

@@ -16,3 +16,17 @@ gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
   vsnprintf (err->message, sizeof (err->message), fmt, ap);
   va_end (ap);
 }
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int
+gcv_thread_index (void)
+{
+#ifdef _OPENMP
+  return omp_get_thread_num ();
+#else
+  return 0;
+#endif
+}

@@ -34,6 +34,10 @@ void gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
 #endif
     ;
 
+/* The calling thread's number in the current OpenMP team (0 outside one,
+ * or without OpenMP): the index of per-thread scratch. */
+int gcv_thread_index (void);
+
 /* Sample type of a plane whose pixels hold `channels` interleaved samples. */
 typedef enum {
   GCV_SAMPLE_U8 = 0,

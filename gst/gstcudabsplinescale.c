@@ -361,24 +361,12 @@ done:
   return othercaps;
 }
 
-/* The component whose plane is @plane (the first one, for interleaved planes). */
-static gint
-first_component_of_plane (const GstVideoInfo * info, guint plane)
-{
-  gint c;
-
-  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
-    if ((guint) GST_VIDEO_INFO_COMP_PLANE (info, c) == plane)
-      return c;
-  return -1;
-}
-
 /* The plane's geometry: interleaved channels = pixel stride / sample size. */
 static gboolean
 plane_geometry (const GstVideoInfo * in, const GstVideoInfo * out, guint plane,
     GcvScaleGeometry * geom, gsize * in_row, gsize * out_row)
 {
-  gint comp = first_component_of_plane (in, plane);
+  gint comp = gst_cuda_video_filter_plane_component (in, plane);
   gint bytes;
 
   if (comp < 0)
@@ -482,17 +470,8 @@ gst_cuda_video_bspline_scale_process (GstCudaVideoFilter * filter, GstVideoFrame
   params = self->params;
   GST_OBJECT_UNLOCK (self);
 
-  for (p = 0; p < self->n_planes; p++) {
-    gint comp = first_component_of_plane (&in_frame->info, p);
-    in[p].data = GST_VIDEO_FRAME_PLANE_DATA (in_frame, p);
-    in[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (in_frame, p);
-    in[p].width = GST_VIDEO_FRAME_COMP_WIDTH (in_frame, comp);
-    in[p].height = GST_VIDEO_FRAME_COMP_HEIGHT (in_frame, comp);
-    out[p].data = GST_VIDEO_FRAME_PLANE_DATA (out_frame, p);
-    out[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (out_frame, p);
-    out[p].width = GST_VIDEO_FRAME_COMP_WIDTH (out_frame, comp);
-    out[p].height = GST_VIDEO_FRAME_COMP_HEIGHT (out_frame, comp);
-  }
+  gst_cuda_video_filter_frame_planes (in_frame, self->n_planes, in);
+  gst_cuda_video_filter_frame_planes (out_frame, self->n_planes, out);
 
   if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
     gint n_threads = gst_cuda_video_filter_get_n_threads (filter);

@@ -304,6 +304,15 @@ gst_cuda_video_filter_post_error (GstCudaVideoFilter * self, const gchar * what,
 {
   gint code = error && error->domain == GST_RESOURCE_ERROR ? error->code : GST_RESOURCE_ERROR_FAILED;
 
+  /* settings and negotiation problems are the user's to fix: the message
+   * itself is the text */
+  if (error && (error->domain == GST_LIBRARY_ERROR || error->domain == GST_CORE_ERROR
+          || error->domain == GST_STREAM_ERROR)) {
+    gst_element_message_full (GST_ELEMENT (self), GST_MESSAGE_ERROR, error->domain, error->code,
+        g_strdup_printf ("%s: %s", what, error->message), NULL, __FILE__, GST_FUNCTION, __LINE__);
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
   if (code == GST_RESOURCE_ERROR_NO_SPACE_LEFT)
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("%s: out of memory (%s backend)", what,
@@ -486,7 +495,7 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
 #endif
   if (klass->setup && !klass->setup (self, priv->backend, &error)) {
     free_per_caps (self);
-    gst_cuda_video_filter_post_error (self, "Allocating the per-stream buffers", error);
+    gst_cuda_video_filter_post_error (self, "Setting up for the new caps", error);
     return FALSE;
   }
   priv->configured = TRUE;
@@ -844,6 +853,31 @@ gst_cuda_video_filter_finish (GstCudaVideoFilter * self, GError ** error)
 #endif
 }
 
+gint
+gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint plane)
+{
+  gint c;
+
+  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if ((guint) GST_VIDEO_INFO_COMP_PLANE (info, c) == plane)
+      return c;
+  return -1;
+}
+
+void
+gst_cuda_video_filter_frame_planes (GstVideoFrame * frame, guint n_planes, GcvPlane * planes)
+{
+  guint p;
+
+  for (p = 0; p < n_planes; p++) {
+    gint comp = gst_cuda_video_filter_plane_component (&frame->info, p);
+    planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    planes[p].width = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp);
+    planes[p].height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
+  }
+}
+
 void
 gst_cuda_video_filter_paint_mask (GstVideoFrame * frame, const GcvPlane * mask, guint32 argb)
 {
@@ -880,6 +914,51 @@ gst_cuda_video_filter_paint_mask (GstVideoFrame * frame, const GcvPlane * mask, 
 
 /* ---- streaming ---------------------------------------------------------- */
 
+/* Starts the CUDA side of a frame: the start event, empty staging and no
+ * pending downloads.  Posts the error and returns FALSE on failure. */
+static gboolean
+begin_frame (GstCudaVideoFilter * self)
+{
+#if GCV_HAVE_CUDA
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  GcvError err;
+
+  if (priv->backend != GST_CUDA_VIDEO_BACKEND_CUDA)
+    return TRUE;
+  memset (priv->marked, 0, sizeof (priv->marked));
+  priv->up_used = priv->down_used = 0;
+  g_array_set_size (priv->pending, 0);
+  if (gcv_cuda_set_device (priv->device, &err) != GCV_OK
+      || gcv_cuda_event_record (priv->events[EV_START], priv->stream, &err) != GCV_OK) {
+    GError *error = NULL;
+    gst_cuda_video_filter_set_error (&error, &err);
+    gst_cuda_video_filter_post_error (self, "Starting the CUDA frame", error);
+    return FALSE;
+  }
+#endif
+  return TRUE;
+}
+
+/* Adds a completed frame to the statistics; t0, t1: monotonic us around
+ * the subclass's work. */
+static void
+account_frame (GstCudaVideoFilter * self, gint64 t0, gint64 t1)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+
+  g_mutex_lock (&priv->stats_lock);
+  priv->frames++;
+  if (priv->backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
+    priv->sum_ms[0] += priv->last_ms[0];
+    priv->sum_ms[1] += priv->last_ms[1];
+    priv->sum_ms[2] += priv->last_ms[2];
+  } else {
+    priv->sum_ms[1] += (t1 - t0) / 1000.0;
+  }
+  priv->sum_ms[3] += (t1 - t0) / 1000.0;
+  g_mutex_unlock (&priv->stats_lock);
+}
+
 static GstFlowReturn
 gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -889,7 +968,6 @@ gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, Gs
   GstVideoFrame in_frame, out_frame;
   GstFlowReturn ret;
   gint64 t0, t1;
-  gboolean cuda = priv->backend == GST_CUDA_VIDEO_BACKEND_CUDA;
 
   if (G_UNLIKELY (!priv->configured)) {
     GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL), ("frame before caps were set"));
@@ -903,40 +981,18 @@ gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, Gs
   }
 
   t0 = g_get_monotonic_time ();
-#if GCV_HAVE_CUDA
-  if (cuda) {
-    GcvError err;
-    memset (priv->marked, 0, sizeof (priv->marked));
-    priv->up_used = priv->down_used = 0;
-    g_array_set_size (priv->pending, 0);
-    if (gcv_cuda_set_device (priv->device, &err) != GCV_OK
-        || gcv_cuda_event_record (priv->events[EV_START], priv->stream, &err) != GCV_OK) {
-      GError *error = NULL;
-      gst_video_frame_unmap (&in_frame);
-      gst_video_frame_unmap (&out_frame);
-      gst_cuda_video_filter_set_error (&error, &err);
-      return gst_cuda_video_filter_post_error (self, "Starting the CUDA frame", error);
-    }
+  if (!begin_frame (self)) {
+    gst_video_frame_unmap (&in_frame);
+    gst_video_frame_unmap (&out_frame);
+    return GST_FLOW_ERROR;
   }
-#endif
   ret = klass->process (self, &in_frame, &out_frame);
   t1 = g_get_monotonic_time ();
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
 
-  if (ret == GST_FLOW_OK) {
-    g_mutex_lock (&priv->stats_lock);
-    priv->frames++;
-    if (cuda) {
-      priv->sum_ms[0] += priv->last_ms[0];
-      priv->sum_ms[1] += priv->last_ms[1];
-      priv->sum_ms[2] += priv->last_ms[2];
-    } else {
-      priv->sum_ms[1] += (t1 - t0) / 1000.0;
-    }
-    priv->sum_ms[3] += (t1 - t0) / 1000.0;
-    g_mutex_unlock (&priv->stats_lock);
-  }
+  if (ret == GST_FLOW_OK)
+    account_frame (self, t0, t1);
   return ret;
 
 map_failed:
@@ -944,6 +1000,60 @@ map_failed:
       ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated caps",
           gst_buffer_get_size (inbuf)));
   return GST_FLOW_ERROR;
+}
+
+GstFlowReturn
+gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilterRenderFunc render,
+    gpointer user_data)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
+  GstBuffer *outbuf = NULL;
+  GstVideoFrame out_frame;
+  GstFlowReturn ret;
+  gint64 t0, t1;
+
+  if (pool) {
+    if (!gst_buffer_pool_is_active (pool))
+      gst_buffer_pool_set_active (pool, TRUE);
+    ret = gst_buffer_pool_acquire_buffer (pool, &outbuf, NULL);
+    gst_object_unref (pool);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  } else {
+    GstAllocator *allocator = NULL;
+    GstAllocationParams params;
+    gst_base_transform_get_allocator (trans, &allocator, &params);
+    outbuf = gst_buffer_new_allocate (allocator, GST_VIDEO_INFO_SIZE (&self->out_info), &params);
+    if (allocator)
+      gst_object_unref (allocator);
+    if (!outbuf) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate an output buffer"),
+          ("%" G_GSIZE_FORMAT " bytes", GST_VIDEO_INFO_SIZE (&self->out_info)));
+      return GST_FLOW_ERROR;
+    }
+  }
+  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf, GST_MAP_WRITE)) {
+    gst_buffer_unref (outbuf);
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the video frame"),
+        ("output buffer of %" G_GSIZE_FORMAT " bytes", gst_buffer_get_size (outbuf)));
+    return GST_FLOW_ERROR;
+  }
+  t0 = g_get_monotonic_time ();
+  if (!begin_frame (self)) {
+    gst_video_frame_unmap (&out_frame);
+    gst_buffer_unref (outbuf);
+    return GST_FLOW_ERROR;
+  }
+  ret = render (self, &out_frame, user_data);
+  t1 = g_get_monotonic_time ();
+  gst_video_frame_unmap (&out_frame);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (outbuf);
+    return ret == GST_BASE_TRANSFORM_FLOW_DROPPED ? GST_FLOW_OK : ret;
+  }
+  account_frame (self, t0, t1);
+  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (trans), outbuf);
 }
 
 static gboolean
@@ -956,6 +1066,21 @@ gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       if (klass->reset)
         klass->reset (self);
+      break;
+    case GST_EVENT_CAPS:
+      /* frames held back under the old caps go out under them, before the
+       * new caps reach set_caps (which resets the history) */
+      if (klass->drain && self->priv->configured) {
+        GstCaps *caps, *current = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+        gst_event_parse_caps (event, &caps);
+        if (current && !gst_caps_is_equal (current, caps)) {
+          GstFlowReturn ret = klass->drain (self);
+          if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
+            GST_WARNING_OBJECT (self, "draining before new caps: %s", gst_flow_get_name (ret));
+        }
+        if (current)
+          gst_caps_unref (current);
+      }
       break;
     case GST_EVENT_EOS:
       if (klass->drain && self->priv->configured) {

@@ -78,8 +78,12 @@ struct _GstCudaVideoFilter
  *     gst_cuda_video_filter_mark(), launch on the stream, download and
  *     finish with gst_cuda_video_filter_finish().
  * @reset: drop temporal state (FLUSH, caps change, stop).
- * @drain: push what is held back at EOS (elements with latency).
- * @latency_frames: how many frames the output lags the input.
+ * @drain: at EOS, before the EOS goes downstream: push what is held back
+ *     (elements with latency), each frame with
+ *     gst_cuda_video_filter_push_output().
+ * @latency_frames: how many frames the output lags the input (answered in
+ *     the LATENCY query; @process returns GST_BASE_TRANSFORM_FLOW_DROPPED
+ *     while the first frames fill the history).
  */
 struct _GstCudaVideoFilterClass
 {
@@ -132,8 +136,25 @@ gboolean gst_cuda_video_filter_upload (GstCudaVideoFilter * filter, const guint8
 gboolean gst_cuda_video_filter_download (GstCudaVideoFilter * filter, const GcvPlane * dev,
     guint8 * host, gsize host_stride, gsize row_bytes, GError ** error);
 void gst_cuda_video_filter_mark (GstCudaVideoFilter * filter, GstCudaVideoPhase phase);
+
+/* Renders one output frame that no input buffer maps to: fills @out_frame
+ * (pixels and the buffer's timestamps) as @process does, and returns
+ * GST_FLOW_OK, or GST_BASE_TRANSFORM_FLOW_DROPPED to push nothing. */
+typedef GstFlowReturn (*GstCudaVideoFilterRenderFunc) (GstCudaVideoFilter * filter,
+    GstVideoFrame * out_frame, gpointer user_data);
+/* For @drain: takes an output buffer (the negotiated pool or allocator),
+ * runs @render on it with the CUDA frame bookkeeping and statistics of a
+ * normal frame, and pushes it downstream. */
+GstFlowReturn gst_cuda_video_filter_push_output (GstCudaVideoFilter * filter,
+    GstCudaVideoFilterRenderFunc render, gpointer user_data);
 /* Waits for the stream and completes the queued downloads. */
 gboolean gst_cuda_video_filter_finish (GstCudaVideoFilter * filter, GError ** error);
+
+/* The first component stored in plane @plane of @info, or -1. */
+gint gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint plane);
+/* The first @n_planes planes of a mapped frame as GcvPlanes: data, stride,
+ * and width / height in samples of that plane. */
+void gst_cuda_video_filter_frame_planes (GstVideoFrame * frame, guint n_planes, GcvPlane * planes);
 
 /* Blends @argb (alpha = opacity) into @frame wherever @mask (GRAY8, frame
  * size) is non-zero: RGB components get R, G, B; YUV components BT.601
