@@ -29,9 +29,9 @@ SPDX-License-Identifier: LGPL-2.1-or-later
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
+
+import gcvbench_torch as gt
 
 CASES = [
     # name, in (w, h), out (w, h), issue's target for our kernels (us), issue's PyTorch figure (us)
@@ -40,40 +40,6 @@ CASES = [
     ("1080p-4k", (1920, 1080), (3840, 2160), 150, 504),
     ("4k-1080p", (3840, 2160), (1920, 1080), None, None),
 ]
-PHOTOS = ["camera.png", "chelsea.png", "coffee.png", "astronaut.png"]
-
-
-def emit(doc, path):
-    text = json.dumps(doc, indent=2)
-    print(text)
-    if path:
-        with open(path, "w") as f:
-            f.write(text + "\n")
-
-
-def load_photos(data_dir):
-    """Grey photos as 2-D uint8 numpy arrays, [] when none can be read."""
-    try:
-        import numpy as np  # noqa: F401
-    except ImportError:
-        return []
-    out = []
-    for name in PHOTOS:
-        path = os.path.join(data_dir, name)
-        img = None
-        try:
-            import cv2
-            img = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
-        except ImportError:
-            try:
-                from PIL import Image
-                import numpy as np
-                img = np.asarray(Image.open(path).convert("L"))
-            except Exception:
-                img = None
-        if img is not None:
-            out.append(img)
-    return out
 
 
 def make_frames(torch, photos, w, h, channels, n, device):
@@ -81,42 +47,14 @@ def make_frames(torch, photos, w, h, channels, n, device):
     frames = []
     for k in range(n):
         if photos:
-            import numpy as np
-            p = photos[k % len(photos)]
             # resize the photo (scale differs per variant), mirror-tile, shift
-            s = (h / 720.0) ** 0.5 * [1.5, 1.0, 2.2, 1.25, 1.8, 1.1, 2.6, 1.4][k % 8]
-            pw, ph = max(2, int(p.shape[1] * s)), max(2, int(p.shape[0] * s))
-            t = torch.from_numpy(np.ascontiguousarray(p)).to(device).float()[None, None]
-            t = torch.nn.functional.interpolate(t, size=(ph, pw), mode="bilinear",
-                                                align_corners=False, antialias=s < 1)
-            reps_y, reps_x = -(-(h + ph) // ph) + 1, -(-(w + pw) // pw) + 1
-            tile = torch.cat([t, t.flip(3)], 3).repeat(1, 1, 1, (reps_x + 1) // 2)
-            tile = torch.cat([tile, tile.flip(2)], 2).repeat(1, 1, (reps_y + 1) // 2, 1)
-            oy, ox = int((k * 0.23) % 1.0 * ph), int((k * 0.37) % 1.0 * pw)
-            g = tile[:, :, oy:oy + h, ox:ox + w].clamp(0, 255).round().to(torch.uint8)
+            g = gt.photo_canvas(torch, photos, k, w, h, device).to(torch.uint8)
             if channels > 1:
                 g = torch.cat([g.roll(c * 7, dims=3) for c in range(channels)], 1)
         else:
             g = torch.randint(0, 256, (1, channels, h, w), dtype=torch.uint8, device=device)
         frames.append(g.contiguous())
     return frames
-
-
-def time_calls(torch, fn, inputs, warmup, runs):
-    """Median and mean (us) of per-call CUDA event times; back-to-back us."""
-    for i in range(warmup):
-        fn(inputs[i % len(inputs)])
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-    for i in range(runs):
-        starts[i].record()
-        fn(inputs[i % len(inputs)])
-        ends[i].record()
-    torch.cuda.synchronize()
-    times = [s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends)]
-    span = starts[0].elapsed_time(ends[-1]) * 1e3 / runs
-    return statistics.median(times), statistics.fmean(times), span
 
 
 def compare(doc, ours_path):
@@ -166,45 +104,22 @@ def compare(doc, ours_path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, default=300)
-    ap.add_argument("--warmup", type=int, default=50)
-    ap.add_argument("--variants", type=int, default=4)
-    ap.add_argument("--device", type=int, default=0)
-    ap.add_argument("--quick", action="store_true", help="fewer runs (rough numbers)")
-    ap.add_argument("--json", help="also write the JSON to FILE")
+    gt.add_common_args(ap, runs=300, warmup=50)
     ap.add_argument("--ours", metavar="FILE",
                     help="bench-bsplinescale's JSON: print our kernel times side by side")
-    ap.add_argument("--data-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                       "..", "tests", "data"))
-    args = ap.parse_args()
-    if args.quick:
-        args.runs, args.warmup = min(args.runs, 50), min(args.warmup, 5)
-    args.runs = max(args.runs, 1)
-    args.variants = max(args.variants, 1)
+    args = gt.finish_args(ap.parse_args(), quick_runs=50, quick_warmup=5)
 
-    doc = {"benchmark": "torch-interpolate-bicubic",
-           "date": time.strftime("%Y-%m-%d %H:%M:%S %z")}
-    try:
-        import torch
-        import torch.nn.functional as F
-    except Exception as e:  # ImportError, or a broken install
-        print("torch not available (%s): PyTorch peer rows skipped" % e, file=sys.stderr)
-        doc.update(available=False, reason="torch not available: %s" % e)
-        emit(doc, args.json)
+    doc = gt.new_doc("torch-interpolate-bicubic")
+    torch = gt.import_torch(doc, args.json, "PyTorch peer rows skipped")
+    if torch is None:
         return 0
-    if not torch.cuda.is_available():
-        print("torch %s has no usable CUDA device: PyTorch peer rows skipped" % torch.__version__,
-              file=sys.stderr)
-        doc.update(available=False, reason="torch %s: no CUDA device" % torch.__version__)
-        emit(doc, args.json)
-        return 0
+    import torch.nn.functional as F
 
-    dev = torch.device("cuda", args.device)
-    torch.cuda.set_device(dev)
+    dev = gt.open_device(torch, args.device)
     torch.backends.cudnn.benchmark = False
-    photos = load_photos(args.data_dir)
-    doc.update(available=True, torch=torch.__version__, cuda=torch.version.cuda,
-               gpu=torch.cuda.get_device_name(dev), runs=args.runs, warmup=args.warmup,
+    photos = gt.load_photos(args.data_dir)
+    doc.update(gt.describe(torch, dev))
+    doc.update(runs=args.runs, warmup=args.warmup,
                variants=args.variants,
                inputs="tests/data photos, resized and mirror-tiled" if photos else "random uint8",
                results=[])
@@ -241,7 +156,8 @@ def main():
                            "mode": "bicubic", "align_corners": False, "antialias": aa,
                            "issue_target_us": target, "issue_pytorch_us": quoted}
                     try:
-                        med, avg, b2b = time_calls(torch, fn, inputs, args.warmup, args.runs)
+                        med, avg, b2b = gt.time_calls(torch, fn, inputs, args.warmup, args.runs,
+                                                      scale=1e3)
                         row.update(median_us=med, mean_us=avg, back_to_back_us=b2b,
                                    effective_gbps=(iw * ih + ow * oh) * channels
                                    * (4 if label == "float32" else 1) / (med * 1e-6) / 1e9)
@@ -252,7 +168,7 @@ def main():
                               % (name, "%dx%dx%d->%dx%d" % (channels, iw, ih, ow, oh), label,
                                  aa, med, avg, b2b, note), file=sys.stderr)
                     except Exception as e:  # e.g. no uint8 bicubic on CUDA
-                        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                        msg = gt.first_line(e)
                         row.update(median_us=None, unsupported=msg)
                         print("%-9s %-22s %-13s %-9s %10s %10s %10s  unsupported: %s"
                               % (name, "%dx%dx%d->%dx%d" % (channels, iw, ih, ow, oh), label,
@@ -265,7 +181,7 @@ def main():
             compare(doc, args.ours)
         except (OSError, ValueError, KeyError) as e:
             print("cannot compare with %s: %s" % (args.ours, e), file=sys.stderr)
-    emit(doc, args.json)
+    gt.emit(doc, args.json)
     return 0
 
 

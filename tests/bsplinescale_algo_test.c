@@ -108,13 +108,13 @@ plane_fill_garbage (Plane * p, uint32_t seed)
 static double
 plane_get (const Plane * p, int x, int y, int c)
 {
-  return sample_get (p->data + (size_t) y * p->stride, p->type, (size_t) x * p->channels + c);
+  return gcv_test_sample_get (p->data + (size_t) y * p->stride, p->type, (size_t) x * p->channels + c);
 }
 
 static void
 plane_put (Plane * p, int x, int y, int c, double v)
 {
-  sample_put (p->data + (size_t) y * p->stride, p->type, (size_t) x * p->channels + c, v);
+  gcv_test_sample_put (p->data + (size_t) y * p->stride, p->type, (size_t) x * p->channels + c, v);
 }
 
 /* Packed double copy (h x w*channels) of the samples as stored. */

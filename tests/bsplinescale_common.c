@@ -38,39 +38,6 @@ geom_make (GcvSampleType type, int channels, int iw, int ih, int ow, int oh)
 
 /* ---- typed samples, garbage ------------------------------------------------ */
 
-double
-sample_get (const void *row, GcvSampleType t, size_t i)
-{
-  const uint8_t *r = row;
-  if (t == GCV_SAMPLE_U8)
-    return r[i];
-  if (t == GCV_SAMPLE_U16) {
-    uint16_t v;
-    memcpy (&v, r + 2 * i, 2);
-    return v;
-  }
-  {
-    float v;
-    memcpy (&v, r + 4 * i, 4);
-    return v;
-  }
-}
-
-void
-sample_put (void *row, GcvSampleType t, size_t i, double v)
-{
-  uint8_t *r = row;
-  if (t == GCV_SAMPLE_U8) {
-    r[i] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
-  } else if (t == GCV_SAMPLE_U16) {
-    uint16_t u = (uint16_t) (v < 0 ? 0 : v > 65535 ? 65535 : v);
-    memcpy (r + 2 * i, &u, 2);
-  } else {
-    float f = (float) v;
-    memcpy (r + 4 * i, &f, 4);
-  }
-}
-
 void
 garbage_fill (GcvPlane * p, GcvSampleType t, int channels, uint32_t * state)
 {

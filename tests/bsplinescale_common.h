@@ -28,11 +28,7 @@ extern const char *const type_names[3];
 GcvScaleParams params_make (GcvScaleMethod m, int aa);
 GcvScaleGeometry geom_make (GcvSampleType type, int channels, int iw, int ih, int ow, int oh);
 
-/* Sample i of a row of `t` samples (host byte order, unaligned rows fine).
- * sample_put clamps U8 and U16 to their range (truncating), and rounds F32
- * to float. */
-double sample_get (const void *row, GcvSampleType t, size_t i);
-void sample_put (void *row, GcvSampleType t, size_t i, double v);
+/* typed samples: gcv_test_sample_get / _put (gcv-test.h) */
 
 /* Fills every byte of a plane of `channels` samples of type t per pixel,
  * padding included, with pseudo-random garbage drawn from *state; for F32

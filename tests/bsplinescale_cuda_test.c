@@ -54,13 +54,13 @@ host_new (GcvSampleType type, int C, int w, int h, size_t pad)
 static void
 host_put (GcvPlane * p, GcvSampleType type, int C, int x, int y, int c, double v)
 {
-  sample_put ((uint8_t *) p->data + (size_t) y * p->stride, type, (size_t) x * C + c, v);
+  gcv_test_sample_put ((uint8_t *) p->data + (size_t) y * p->stride, type, (size_t) x * C + c, v);
 }
 
 static double
 host_get (const GcvPlane * p, GcvSampleType type, int C, int x, int y, int c)
 {
-  return sample_get ((const uint8_t *) p->data + (size_t) y * p->stride, type, (size_t) x * C + c);
+  return gcv_test_sample_get ((const uint8_t *) p->data + (size_t) y * p->stride, type, (size_t) x * C + c);
 }
 
 /* A photo tile (channel 3: another part of the photo), noise in a corner

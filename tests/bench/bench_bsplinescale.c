@@ -758,24 +758,14 @@ parse_case (const char *text, gpointer data)
 static gboolean
 parse_format (const char *text, gpointer out)
 {
-  for (guint f = 0; f < G_N_ELEMENTS (known_formats); f++)
-    if (g_ascii_strcasecmp (text, known_formats[f].name) == 0) {
-      *(int *) out = (int) f;
-      return TRUE;
-    }
-  return FALSE;
+  return GCVB_PARSE_INDEX (text, known_formats, out);
 }
 
 /* an index into method_names (GcvScaleMethod) */
 static gboolean
 parse_method (const char *text, gpointer out)
 {
-  for (guint m = 0; m < G_N_ELEMENTS (method_names); m++)
-    if (g_ascii_strcasecmp (text, method_names[m]) == 0) {
-      *(int *) out = (int) m;
-      return TRUE;
-    }
-  return FALSE;
+  return GCVB_PARSE_INDEX (text, method_names, out);
 }
 
 /* 0 .. 1024 */

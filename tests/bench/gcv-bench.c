@@ -124,6 +124,17 @@ gcvb_parse_dims (const char *t, int *w, int *h)
 }
 
 gboolean
+gcvb_parse_index (const char *text, gconstpointer table, gsize stride, guint n, gpointer out)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_ascii_strcasecmp (text, *(const char *const *) ((const guint8 *) table + i * stride)) == 0) {
+      *(int *) out = (int) i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
 gcvb_parse_list (const char *text, const char *fallback, GcvbParseItem parse, GArray * dst,
     const char *what, const char *hint)
 {
@@ -679,6 +690,7 @@ struct _GcvbPipeline {
   GstBus *bus;
   gboolean started;             /* playing (else only freed) */
   gboolean broken;              /* a run failed: no EOS at the end */
+  int latency;                  /* frames the element holds back until EOS */
   /* what reached the sink */
   GMutex lock;
   GCond cond;
@@ -754,17 +766,19 @@ bus_failed (GstBus * bus, gchar ** message)
 /* Waits until `target` frames reached the sink; FALSE on a bus error or
  * when nothing arrived for timeout_s seconds. */
 static gboolean
-wait_arrived (GcvbPipeline * p, guint64 target, double timeout_s, gchar ** message)
+wait_arrived (GcvbPipeline * p, gint64 target, double timeout_s, gchar ** message)
 {
   guint64 last;
   gint64 deadline;
 
+  if (target <= 0)
+    return TRUE;
   g_mutex_lock (&p->lock);
   last = p->arrived;
   deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
-  while (p->arrived < target) {
+  while (p->arrived < (guint64) target) {
     gboolean signalled = g_cond_wait_until (&p->cond, &p->lock, g_get_monotonic_time () + 50000);
-    if (p->arrived >= target)
+    if (p->arrived >= (guint64) target)
       break;
     if (p->arrived != last) {
       last = p->arrived;
@@ -810,9 +824,8 @@ structure_get_double_any (const GstStructure * s, const char *field, double *out
   return TRUE;
 }
 
-/* A property of any type as a string ("cuda"), NULL when missing. */
-static gchar *
-get_property_string (GstElement * e, const char *name)
+gchar *
+gcvb_prop_string (GstElement * e, const char *name)
 {
   GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), name);
   GValue v = G_VALUE_INIT;
@@ -959,11 +972,20 @@ gboolean
 gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int frames, int queue,
     gboolean stats_note, GcvbResult * r)
 {
+  return gcvb_pipeline_time_latency (p, fs, warmup, frames, queue, 0, stats_note, r);
+}
+
+gboolean
+gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int frames, int queue,
+    int latency, gboolean stats_note, GcvbResult * r)
+{
   Stats before, after;
   gchar *message = NULL, *backend = NULL;
   double t0 = 0, t1;
 
   queue = MAX (queue, 1);
+  latency = MAX (latency, 0);
+  p->latency = latency;
   p->bus = gst_element_get_bus (p->pipe);
   if (gst_element_set_state (p->pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
     bus_failed (p->bus, &message);
@@ -974,17 +996,18 @@ gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int f
   }
   p->started = TRUE;
 
+  /* after i pushes, only i - latency frames can have come out */
   for (int i = 0; i < warmup + frames; i++) {
     GstBuffer *b;
     GstFlowReturn fr;
 
     if (i == warmup) {
       /* drain the warm-up frames, then start the clock */
-      if (!wait_arrived (p, warmup, 60, &message))
+      if (!wait_arrived (p, (gint64) warmup - latency, 60, &message))
         break;
       read_stats (p->elem, &before);
       t0 = gcvb_now_ms ();
-    } else if (i >= queue && !wait_arrived (p, i - queue + 1, 60, &message))
+    } else if (!wait_arrived (p, (gint64) i - latency - queue + 1, 60, &message))
       break;
     b = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, fs->frames[i % fs->n],
         fs->size, 0, fs->size, NULL, NULL);
@@ -996,7 +1019,7 @@ gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int f
       break;
     }
   }
-  if (message != NULL || !wait_arrived (p, (guint64) warmup + frames, 60, &message)) {
+  if (message != NULL || !wait_arrived (p, (gint64) warmup + frames - latency, 60, &message)) {
     gcvb_result_fail (r, "%s", message ? message : "unknown error");
     p->broken = TRUE;
     g_free (message);
@@ -1004,7 +1027,7 @@ gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int f
   }
   t1 = gcvb_now_ms ();
   read_stats (p->elem, &after);
-  backend = get_property_string (p->elem, "backend");
+  backend = gcvb_prop_string (p->elem, "backend");
 
   r->count = frames;
   r->ms = (t1 - t0) / frames;
@@ -1032,7 +1055,9 @@ gcvb_pipeline_free (GcvbPipeline * p)
   if (p->started && !p->broken) {
     GstMessage *m;
     gst_app_src_end_of_stream (GST_APP_SRC (p->src));
-    m = gst_bus_timed_pop_filtered (p->bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    /* EOS drains the frames an element with latency holds back */
+    m = gst_bus_timed_pop_filtered (p->bus, (p->latency > 0 ? 60 : 10) * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
     if (m == NULL || GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR)
       g_printerr ("    warning: %s did not finish cleanly\n", p->factory);
     if (m)

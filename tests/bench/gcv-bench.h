@@ -76,6 +76,14 @@ gboolean gcvb_parse_dims (const char *text, int *w, int *h);
 /* Parses one item of a list into *out (an element of the list's array). */
 typedef gboolean (*GcvbParseItem) (const char *item, gpointer out);
 
+/* The index (into *(int *) out) of the entry of table (n entries, stride
+ * bytes apart, each starting with its name as a const char *: an array of
+ * names or of structures named by their first member) whose name is text,
+ * case-insensitive.  FALSE when none is. */
+gboolean gcvb_parse_index (const char *text, gconstpointer table, gsize stride, guint n, gpointer out);
+#define GCVB_PARSE_INDEX(text, table, out) \
+  gcvb_parse_index (text, table, sizeof ((table)[0]), G_N_ELEMENTS (table), out)
+
 /* Appends each item of a comma list (text, or fallback when text is NULL)
  * to dst through parse.  FALSE, after "error: <what> '<item>' <hint>", at
  * the first item that does not parse. */
@@ -233,8 +241,21 @@ void gcvb_pipeline_output (GcvbPipeline * p, int *width, int *height, const char
  * FALSE after gcvb_result_fail (r). */
 gboolean gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int frames,
     int queue, gboolean stats_note, GcvbResult * r);
+/* The same for an element that holds `latency` frames back until EOS
+ * (gcvb_pipeline_time: latency 0): after n pushes only n - latency frames
+ * have come out, so the warm-up is drained to warmup - latency outputs
+ * before the clock starts, `queue` frames are in flight beyond the
+ * latency, and the clock stops when warmup + frames - latency are out (one
+ * output per input in the steady state).  warmup should exceed latency.
+ * EOS at gcvb_pipeline_free drains the held frames (waited for 60 s). */
+gboolean gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int frames,
+    int queue, int latency, gboolean stats_note, GcvbResult * r);
 /* Ends the stream (after a run that did not fail), stops and frees. */
 void gcvb_pipeline_free (GcvbPipeline * p);
+
+/* A property of any type as a string (an enum's nick: "cuda"), NULL when
+ * the element has no such property; g_free it. */
+gchar *gcvb_prop_string (GstElement * e, const char *name);
 
 /* A property from a string, with a note when the element has no such
  * property. */

@@ -210,6 +210,17 @@ plane_rows (const GstVideoInfo * info, gint p)
   return 0;
 }
 
+gint
+plane_first_comp (const GstVideoInfo * info, gint p)
+{
+  gint c;
+  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
+    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p)
+      return c;
+  g_assert_not_reached ();
+  return -1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* buffers                                                                  */
 
@@ -564,4 +575,160 @@ load_png_or_fail (const gchar * rel)
     fail ("%s (set GCV_TEST_DATA_DIR to the source tests/ directory)", err);
   free (path);
   return img;
+}
+
+static GcvTestImage photos[8];
+static gboolean photos_loaded = FALSE;
+
+const GcvTestImage *
+test_photo (gint i)
+{
+  if (!photos_loaded) {
+    gint p;
+    fail_unless (gcv_test_n_photos <= (gint) G_N_ELEMENTS (photos));
+    for (p = 0; p < gcv_test_n_photos; p++) {
+      gchar *rel = g_strdup_printf ("data/%s", gcv_test_photos[p]);
+      photos[p] = load_png_or_fail (rel);
+      g_free (rel);
+    }
+    photos_loaded = TRUE;
+  }
+  return &photos[((i % gcv_test_n_photos) + gcv_test_n_photos) %
+      gcv_test_n_photos];
+}
+
+Img *
+img_from_test_photo_t (GstVideoFormat fmt, gint w, gint h, gint which,
+    gint x0, gint y0, gint t, guint32 seed)
+{
+  GcvTestImage win = gcv_test_image_window (test_photo (which), x0, y0, w + 1,
+      h + 1);
+  Img *im = img_new (fmt, w, h);
+  const GstVideoInfo *info = &im->info;
+  gint c, x, y;
+  gsize i;
+
+  rng_seed (seed);
+  for (i = 0; i < GST_VIDEO_INFO_SIZE (info); i++)
+    im->data[i] = rng_next () >> 24;
+
+  for (c = 0; c < img_n_comps (im); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, c);
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, c); y++) {
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (info, c); x++) {
+        const guint8 *px = win.data + (gsize) (y << hs) * win.stride +
+            (gsize) (x << ws) * 3;
+        gint r = px[0], g = px[1], b = px[2], v;
+
+        if (format_is_rgb (fmt)) {
+          if (c == GST_VIDEO_COMP_A)
+            v = (r + 2 * g + 3 * b + 5 * x + 3 * y + 41 * t) & 0xff;
+          else
+            v = px[c];
+        } else if (format_is_gray (fmt)) {
+          v = gcv_test_luma_rgb (r, g, b);
+          if (fmt == GST_VIDEO_FORMAT_GRAY16_LE)
+            v = CLAMP (v * 257 + rng_range (-128, 128), 0, 65535);
+        } else if (c == 0) {
+          v = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+        } else if (c == 1) {
+          v = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+        } else {
+          v = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+        }
+        img_set (im, c, x, y, v);
+      }
+    }
+  }
+  gcv_test_image_clear (&win);
+  return im;
+}
+
+Img *
+img_from_test_photo (GstVideoFormat fmt, gint w, gint h, gint which, gint x0,
+    gint y0, guint32 seed)
+{
+  return img_from_test_photo_t (fmt, w, h, which, x0, y0, 0, seed);
+}
+
+/* ------------------------------------------------------------------------ */
+/* property rejection                                                       */
+
+void
+expect_rejected (GstElement * e, const gchar * prop, const GValue * bad,
+    const gchar * also)
+{
+  GParamSpec *pspec =
+      g_object_class_find_property (G_OBJECT_GET_CLASS (e), prop);
+  GValue before = G_VALUE_INIT, after = G_VALUE_INIT;
+  gchar *bad_str = g_strdup_value_contents (bad), *b, *a;
+
+  fail_unless (pspec != NULL, "no property %s", prop);
+  g_value_init (&before, pspec->value_type);
+  g_value_init (&after, pspec->value_type);
+  g_object_get_property (G_OBJECT (e), prop, &before);
+
+  expecting_warning = TRUE;
+  n_warnings = 0;
+  g_object_set_property (G_OBJECT (e), prop, bad);
+  expecting_warning = FALSE;
+
+  g_object_get_property (G_OBJECT (e), prop, &after);
+  b = g_strdup_value_contents (&before);
+  a = g_strdup_value_contents (&after);
+  fail_unless (gst_value_compare (&before, &after) == GST_VALUE_EQUAL,
+      "%s=%s was not rejected (was %s, now %s)", prop, bad_str, b, a);
+  fail_unless (n_warnings >= 1, "%s=%s rejected without a warning", prop,
+      bad_str);
+  fail_unless (last_warning && strstr (last_warning, prop) != NULL,
+      "warning for %s=%s does not name the property: %s", prop, bad_str,
+      GST_STR_NULL (last_warning));
+  if (also)
+    fail_unless (strstr (last_warning, also) != NULL, "warning for %s=%s "
+        "does not say '%s': %s", prop, bad_str, also, last_warning);
+  g_value_unset (&before);
+  g_value_unset (&after);
+  g_free (bad_str);
+  g_free (a);
+  g_free (b);
+}
+
+void
+reject_int (GstElement * e, const gchar * prop, gint v, const gchar * also)
+{
+  GValue val = G_VALUE_INIT;
+  g_value_init (&val, G_TYPE_INT);
+  g_value_set_int (&val, v);
+  expect_rejected (e, prop, &val, also);
+  g_value_unset (&val);
+}
+
+void
+reject_double (GstElement * e, const gchar * prop, gdouble v)
+{
+  GValue val = G_VALUE_INIT;
+  g_value_init (&val, G_TYPE_DOUBLE);
+  g_value_set_double (&val, v);
+  expect_rejected (e, prop, &val, NULL);
+  g_value_unset (&val);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the suite                                                                */
+
+TCase *
+element_suite_tcase (const gchar * name, gboolean check_layouts,
+    Suite ** suite)
+{
+  Suite *s = suite_create (name);
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  if (check_layouts)
+    check_output_layouts = TRUE;
+  tcase_add_checked_fixture (tc, setup_log_handlers, NULL);
+  *suite = s;
+  return tc;
 }

@@ -77,6 +77,8 @@ gboolean format_is_gray (GstVideoFormat fmt);
 gsize plane_row_bytes (const GstVideoInfo * info, gint p);
 /* rows of plane p */
 gint plane_rows (const GstVideoInfo * info, gint p);
+/* the first component stored in plane p */
+gint plane_first_comp (const GstVideoInfo * info, gint p);
 
 /* ------------------------------------------------------------------------ */
 /* buffers                                                                  */
@@ -168,6 +170,44 @@ gboolean ctx_check_fallback (Ctx * ctx);
 /* A PNG under the tests/ directory (rel: "data/camera.png"); fails the test
  * when it cannot be loaded. */
 GcvTestImage load_png_or_fail (const gchar * rel);
+
+/* Photo i (any integer, taken modulo their number) of gcv_test_photos,
+ * loaded on first use and kept. */
+const GcvTestImage *test_photo (gint i);
+
+/* A w x h frame of fmt cut out of photo @which at (x0, y0) (tiling it when
+ * the frame is larger): RGB components straight from the photo, alpha a
+ * mix of the colour, the position and @t (a frame index; 0 for a single
+ * frame), Y'CbCr BT.601 of the pixel each (subsampled) sample sits on,
+ * GRAY16 the luma * 257 with pseudo-random low bits.  Every other byte
+ * (row padding, the x of RGBx) is pseudo-random. */
+Img *img_from_test_photo_t (GstVideoFormat fmt, gint w, gint h, gint which,
+    gint x0, gint y0, gint t, guint32 seed);
+/* img_from_test_photo_t at t = 0 */
+Img *img_from_test_photo (GstVideoFormat fmt, gint w, gint h, gint which,
+    gint x0, gint y0, guint32 seed);
+
+/* ------------------------------------------------------------------------ */
+/* property rejection                                                       */
+
+/* Sets a property to a bad value: fails unless the value is unchanged and a
+ * warning names the property (and contains @also, when not NULL). */
+void expect_rejected (GstElement * e, const gchar * prop, const GValue * bad,
+    const gchar * also);
+/* expect_rejected for an int / double value */
+void reject_int (GstElement * e, const gchar * prop, gint v,
+    const gchar * also);
+void reject_double (GstElement * e, const gchar * prop, gdouble v);
+
+/* ------------------------------------------------------------------------ */
+/* the suite                                                                */
+
+/* A suite `name` with one test case "general" (300 s timeout,
+ * setup_log_handlers as its checked fixture), returned in *suite;
+ * check_layouts sets check_output_layouts (every output buffer must be a
+ * frame of its caps).  Returns the test case. */
+TCase *element_suite_tcase (const gchar * name, gboolean check_layouts,
+    Suite ** suite);
 
 G_END_DECLS
 #endif /* GCV_CHECK_H */

@@ -210,6 +210,12 @@ int gcv_test_gpu_policy (void);
 /* Where failing outputs are written as PNG: $GCV_TEST_DUMP_DIR or NULL. */
 const char *gcv_test_dump_dir (void);
 
+/* Sample i of a row of `t` samples (host byte order, unaligned rows fine).
+ * gcv_test_sample_put clamps U8 and U16 to their range (truncating), and
+ * rounds F32 to float. */
+double gcv_test_sample_get (const void *row, GcvSampleType t, size_t i);
+void gcv_test_sample_put (void *row, GcvSampleType t, size_t i, double v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,93 +55,8 @@ static const gchar *const all_methods[] = { "bspline", "catmull-rom",
 
 #define N_METHODS G_N_ELEMENTS (all_methods)
 
-/* the first component stored in plane p */
-static gint
-plane_first_comp (const GstVideoInfo * info, gint p)
-{
-  gint c;
-  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++)
-    if ((gint) GST_VIDEO_INFO_COMP_PLANE (info, c) == p)
-      return c;
-  g_assert_not_reached ();
-  return -1;
-}
-
 /* ------------------------------------------------------------------------ */
 /* content: the photos in tests/data                                        */
-
-static GcvTestImage photos[8];
-static gboolean photos_loaded = FALSE;
-
-static const GcvTestImage *
-photo (gint i)
-{
-  if (!photos_loaded) {
-    gint p;
-    fail_unless (gcv_test_n_photos <= (gint) G_N_ELEMENTS (photos));
-    for (p = 0; p < gcv_test_n_photos; p++) {
-      gchar *rel = g_strdup_printf ("data/%s", gcv_test_photos[p]);
-      photos[p] = load_png_or_fail (rel);
-      g_free (rel);
-    }
-    photos_loaded = TRUE;
-  }
-  return &photos[((i % gcv_test_n_photos) + gcv_test_n_photos) %
-      gcv_test_n_photos];
-}
-
-/* A w x h frame of fmt cut out of photo @which at (x0, y0) (tiling it when
- * the frame is larger): RGB components straight from the photo, alpha a
- * mix of the colour and the position, Y'CbCr BT.601 of the pixel each
- * (subsampled) sample sits on, GRAY16 the luma * 257 with pseudo-random low
- * bits.  Every other byte (row padding, the x of RGBx) is pseudo-random. */
-static Img *
-img_from_photo (GstVideoFormat fmt, gint w, gint h, gint which, gint x0,
-    gint y0, guint32 seed)
-{
-  GcvTestImage win = gcv_test_image_window (photo (which), x0, y0, w + 1,
-      h + 1);
-  Img *im = img_new (fmt, w, h);
-  const GstVideoInfo *info = &im->info;
-  gint c, x, y;
-  gsize i;
-
-  rng_seed (seed);
-  for (i = 0; i < GST_VIDEO_INFO_SIZE (info); i++)
-    im->data[i] = rng_next () >> 24;
-
-  for (c = 0; c < img_n_comps (im); c++) {
-    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, c);
-    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, c);
-    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, c); y++) {
-      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (info, c); x++) {
-        const guint8 *px = win.data + (gsize) (y << hs) * win.stride +
-            (gsize) (x << ws) * 3;
-        gint r = px[0], g = px[1], b = px[2], v;
-
-        if (format_is_rgb (fmt)) {
-          if (c == GST_VIDEO_COMP_A)
-            v = (r + 2 * g + 3 * b + 5 * x + 3 * y) & 0xff;
-          else
-            v = px[c];
-        } else if (format_is_gray (fmt)) {
-          v = gcv_test_luma_rgb (r, g, b);
-          if (fmt == GST_VIDEO_FORMAT_GRAY16_LE)
-            v = CLAMP (v * 257 + rng_range (-128, 128), 0, 65535);
-        } else if (c == 0) {
-          v = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
-        } else if (c == 1) {
-          v = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
-        } else {
-          v = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
-        }
-        img_set (im, c, x, y, v);
-      }
-    }
-  }
-  gcv_test_image_clear (&win);
-  return im;
-}
 
 /* the value component c of a constant frame has (distinct per component) */
 static guint
@@ -502,7 +417,7 @@ GST_START_TEST (test_property_rejection)
   /* still working with the old value */
   {
     Params prm = { "bilinear", TRUE };
-    Img *in = img_from_photo (GST_VIDEO_FORMAT_I420, 64, 48, 2, 100, 50, 1);
+    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_I420, 64, 48, 2, 100, 50, 1);
     ctx_set_sizes (&ctx, in, 40, 30);
     img_free (ctx_scale_check (&ctx, in, 40, 30, &prm, LAYOUT_DEFAULT,
             "after rejections"));
@@ -590,7 +505,7 @@ GST_START_TEST (test_tiny_sizes)
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2],
           oh = sizes[s][3];
-      Img *in = img_from_photo (all_formats[f], iw, ih, f + s, 211 + 37 * f,
+      Img *in = img_from_test_photo (all_formats[f], iw, ih, f + s, 211 + 37 * f,
           123 + 11 * s, 1000 + f * 16 + s);
       Ctx ctx = ctx_new (name, NULL);
 
@@ -634,7 +549,7 @@ check_size_all_formats (const gchar * name, gint iw, gint ih, gint ow,
   guint f;
 
   for (f = 0; f < N_FORMATS; f++) {
-    Img *in = img_from_photo (all_formats[f], iw, ih, photo_idx + f, 17 * f,
+    Img *in = img_from_test_photo (all_formats[f], iw, ih, photo_idx + f, 17 * f,
         29 * f, 77 + f);
     gchar *what = g_strdup_printf ("%dx%d -> %dx%d", iw, ih, ow, oh);
     run_check (name, in, ow, oh, &default_params, f % N_LAYOUTS, what);
@@ -656,7 +571,7 @@ GST_START_TEST (test_size_odd_upscale)
 
   /* the other methods on a few formats, one element changing methods */
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
-    Img *in = img_from_photo (fmts[f], 641, 481, 3 + f, 5, 7, 300 + f);
+    Img *in = img_from_test_photo (fmts[f], 641, 481, 3 + f, 5, 7, 300 + f);
     Ctx ctx = ctx_new (name, NULL);
     ctx_set_sizes (&ctx, in, 1283, 963);
     for (m = 1; m < N_METHODS; m++) {
@@ -682,7 +597,7 @@ GST_START_TEST (test_size_1080p_downscale)
   check_size_all_formats (name, 1920, 1080, 1280, 720, 1);
 
   /* without antialias as well (a different filter width) */
-  in = img_from_photo (GST_VIDEO_FORMAT_I420, 1920, 1080, 2, 0, 0, 5);
+  in = img_from_test_photo (GST_VIDEO_FORMAT_I420, 1920, 1080, 2, 0, 0, 5);
   ctx = ctx_new (name, NULL);
   ctx_set_params (&ctx, &prm);
   ctx_set_sizes (&ctx, in, 1280, 720);
@@ -725,7 +640,7 @@ GST_START_TEST (test_nearest_exact)
     for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
       gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2],
           oh = sizes[s][3], c, x, y;
-      Img *in = img_from_photo (fmts[f], iw, ih, s, 40 * f, 30 * s, s + f);
+      Img *in = img_from_test_photo (fmts[f], iw, ih, s, 40 * f, 30 * s, s + f);
       Params prm = { "nearest", (gint) (s + f) % 2 };
       Ctx ctx = ctx_new (name, NULL);
       Img *out;
@@ -813,7 +728,7 @@ GST_START_TEST (test_padded_strides)
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (f = 0; f < N_FORMATS; f++) {
-      Img *in = img_from_photo (all_formats[f], sizes[s][0], sizes[s][1],
+      Img *in = img_from_test_photo (all_formats[f], sizes[s][0], sizes[s][1],
           f + s, 3 * f, 5 * s, f * 3 + s);
       Ctx ctx = ctx_new (name, NULL);
       Img *plain = NULL;
@@ -850,7 +765,7 @@ GST_START_TEST (test_output_video_meta)
 
   for (meta = 0; meta <= 1; meta++) {
     for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
-      Img *in = img_from_photo (fmts[f], 81, 47, f, 0, 0, f);
+      Img *in = img_from_test_photo (fmts[f], 81, 47, f, 0, 0, f);
       Ctx ctx = ctx_new (name, NULL);
       gint k;
       if (meta)
@@ -893,7 +808,7 @@ GST_START_TEST (test_renegotiate_input)
 
   ctx_set_out_size (&ctx, 200, 150);
   for (s = 0; s < G_N_ELEMENTS (steps); s++) {
-    Img *in = img_from_photo (steps[s].fmt, steps[s].w, steps[s].h, s, 10 * s,
+    Img *in = img_from_test_photo (steps[s].fmt, steps[s].w, steps[s].h, s, 10 * s,
         20 * s, 900 + s);
     gint k;
     ctx_set_caps (&ctx, &in->info);
@@ -923,7 +838,7 @@ GST_START_TEST (test_renegotiate_output)
   guint f, s;
 
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
-    Img *in = img_from_photo (fmts[f], 160, 120, f, 50, 60, f);
+    Img *in = img_from_test_photo (fmts[f], 160, 120, f, 50, 60, f);
     Ctx ctx = ctx_new (name, NULL);
     ctx_set_caps (&ctx, &in->info);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -990,7 +905,7 @@ GST_START_TEST (test_negotiation_dar)
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     const NegCase *nc = &cases[i];
-    Img *in = img_from_photo (GST_VIDEO_FORMAT_I420, nc->iw, nc->ih, i, 0, 0,
+    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_I420, nc->iw, nc->ih, i, 0, 0,
         i);
     Ctx ctx = ctx_new (name, NULL);
     GstCaps *caps;
@@ -1031,7 +946,7 @@ GST_START_TEST (test_negotiation_dar)
 
   /* input caps without a pixel-aspect-ratio field: square pixels */
   {
-    Img *in = img_from_photo (GST_VIDEO_FORMAT_NV12, 640, 480, 3, 9, 9, 3);
+    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_NV12, 640, 480, 3, 9, 9, 3);
     Ctx ctx = ctx_new (name, NULL);
     Img *out;
     ctx_set_sink_caps_str (&ctx, "video/x-raw,height=120");
@@ -1060,7 +975,7 @@ GST_START_TEST (test_passthrough)
 
   for (d = 0; d < G_N_ELEMENTS (downstream); d++) {
     for (f = 0; f < N_FORMATS; f += 4) {
-      Img *in = img_from_photo (all_formats[f], 97, 61, f, 1, 2, f);
+      Img *in = img_from_test_photo (all_formats[f], 97, 61, f, 1, 2, f);
       Ctx ctx = ctx_new (name, NULL);
       guint m;
 
@@ -1114,7 +1029,7 @@ GST_START_TEST (test_property_change_playing)
 
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
     /* x up, y down by 3: antialias matters in y */
-    Img *in = img_from_photo (fmts[f], 200, 150, 1 + f, 33, 44, f);
+    Img *in = img_from_test_photo (fmts[f], 200, 150, 1 + f, 33, 44, f);
     Ctx ctx = ctx_new (name, NULL);
     Img *prev = NULL;
     GstState state;
@@ -1231,7 +1146,7 @@ GST_START_TEST (test_cpu_cuda_identical)
     Ctx a = ctx_new ("cpubsplinescale", NULL);
     Ctx b = ctx_new ("cudabsplinescale", NULL);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-      Img *in = img_from_photo (all_formats[f], sizes[s][0], sizes[s][1],
+      Img *in = img_from_test_photo (all_formats[f], sizes[s][0], sizes[s][1],
           f + s, 13 * f, 7 * s, 4000 + 8 * f + s);
       ctx_set_out_size (&a, sizes[s][2], sizes[s][3]);
       ctx_set_out_size (&b, sizes[s][2], sizes[s][3]);
@@ -1284,7 +1199,7 @@ GST_END_TEST;
  * fallback=false an error and no frame */
 GST_START_TEST (test_cuda_fallback)
 {
-  Img *in = img_from_photo (GST_VIDEO_FORMAT_I420, 64, 48, 1, 0, 0, 7);
+  Img *in = img_from_test_photo (GST_VIDEO_FORMAT_I420, 64, 48, 1, 0, 0, 7);
   Ctx ctx = ctx_new ("cudabsplinescale", NULL);
   gboolean on_gpu;
   gint i;
@@ -1326,15 +1241,11 @@ GST_END_TEST;
 static Suite *
 bsplinescale_suite (void)
 {
-  Suite *s = suite_create ("bsplinescale");
-  TCase *tc = tcase_create ("general");
+  Suite *s;
+  /* every output buffer must be a frame of its caps */
+  TCase *tc = element_suite_tcase ("bsplinescale", TRUE, &s);
   gint n = N_ELEMENTS;
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  /* every output buffer must be a frame of its caps (check_buffer_layout) */
-  check_output_layouts = TRUE;
-  tcase_add_checked_fixture (tc, setup_log_handlers, NULL);
   tcase_add_loop_test (tc, test_properties_defaults, 0, n);
   tcase_add_loop_test (tc, test_property_rejection, 0, n);
   tcase_add_loop_test (tc, test_template_caps, 0, n);

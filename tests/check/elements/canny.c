@@ -717,59 +717,6 @@ GST_START_TEST (test_properties_defaults)
 
 GST_END_TEST;
 
-/* set a property to a bad value: a warning naming it, value unchanged */
-static void
-expect_rejected (GstElement * e, const gchar * prop, const GValue * bad)
-{
-  GParamSpec *pspec =
-      g_object_class_find_property (G_OBJECT_GET_CLASS (e), prop);
-  GValue before = G_VALUE_INIT, after = G_VALUE_INIT;
-  gchar *bad_str = g_strdup_value_contents (bad);
-
-  fail_unless (pspec != NULL, "no property %s", prop);
-  g_value_init (&before, pspec->value_type);
-  g_value_init (&after, pspec->value_type);
-  g_object_get_property (G_OBJECT (e), prop, &before);
-
-  expecting_warning = TRUE;
-  n_warnings = 0;
-  g_object_set_property (G_OBJECT (e), prop, bad);
-  expecting_warning = FALSE;
-
-  g_object_get_property (G_OBJECT (e), prop, &after);
-  fail_unless (gst_value_compare (&before, &after) == GST_VALUE_EQUAL,
-      "%s=%s was not rejected (was %s, now %s)", prop, bad_str,
-      g_strdup_value_contents (&before), g_strdup_value_contents (&after));
-  fail_unless (n_warnings >= 1, "%s=%s rejected without a warning", prop,
-      bad_str);
-  fail_unless (last_warning && strstr (last_warning, prop) != NULL,
-      "warning for %s=%s does not name the property: %s", prop, bad_str,
-      GST_STR_NULL (last_warning));
-  g_value_unset (&before);
-  g_value_unset (&after);
-  g_free (bad_str);
-}
-
-static void
-reject_double (GstElement * e, const gchar * prop, gdouble v)
-{
-  GValue val = G_VALUE_INIT;
-  g_value_init (&val, G_TYPE_DOUBLE);
-  g_value_set_double (&val, v);
-  expect_rejected (e, prop, &val);
-  g_value_unset (&val);
-}
-
-static void
-reject_int (GstElement * e, const gchar * prop, gint v)
-{
-  GValue val = G_VALUE_INIT;
-  g_value_init (&val, G_TYPE_INT);
-  g_value_set_int (&val, v);
-  expect_rejected (e, prop, &val);
-  g_value_unset (&val);
-}
-
 GST_START_TEST (test_property_validation)
 {
   const gchar *name = element_names[__i__];
@@ -782,9 +729,9 @@ GST_START_TEST (test_property_validation)
   for (i = -1; i <= 9; i++) {
     if (i == 0 || i == 3 || i == 5 || i == 7)
       continue;
-    reject_int (ctx.e, "blur-size", i);
+    reject_int (ctx.e, "blur-size", i, NULL);
   }
-  reject_int (ctx.e, "blur-size", 100);
+  reject_int (ctx.e, "blur-size", 100, NULL);
 
   /* thresholds: low 50, high 150 */
   reject_double (ctx.e, "low-threshold", -1.0);
@@ -796,8 +743,8 @@ GST_START_TEST (test_property_validation)
   reject_double (ctx.e, "low-threshold", 100001.0);
   reject_double (ctx.e, "blur-sigma", -0.5);
   reject_double (ctx.e, "blur-sigma", 100.5);
-  reject_int (ctx.e, "cuda-device-id", -2);
-  reject_int (ctx.e, "cuda-device-id", 64);
+  reject_int (ctx.e, "cuda-device-id", -2, NULL);
+  reject_int (ctx.e, "cuda-device-id", 64, NULL);
 
   /* and the element still works with the old values, on real content */
   {
@@ -806,14 +753,14 @@ GST_START_TEST (test_property_validation)
     Img *out;
     Cfg cfg = cfg_exact ("edges");
     g_object_set (ctx.e, "blur-size", 0, NULL);
-    reject_int (ctx.e, "blur-size", 4);
+    reject_int (ctx.e, "blur-size", 4, NULL);
     ctx_set_caps (&ctx, &in->info);
     out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
     check_exact (in, out, &cfg, "after rejections");
     img_free (out);
     /* rejected while playing: output unchanged */
     reject_double (ctx.e, "low-threshold", 151.0);
-    reject_int (ctx.e, "blur-size", 6);
+    reject_int (ctx.e, "blur-size", 6, NULL);
     out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
     check_exact (in, out, &cfg, "rejections while playing");
     img_free (out);
@@ -2161,13 +2108,10 @@ GST_END_TEST;
 static Suite *
 canny_suite (void)
 {
-  Suite *s = suite_create ("canny");
-  TCase *tc = tcase_create ("general");
+  Suite *s;
+  TCase *tc = element_suite_tcase ("canny", FALSE, &s);
   gint n = N_ELEMENTS;
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
-  tcase_add_checked_fixture (tc, setup_log_handlers, NULL);
   tcase_add_loop_test (tc, test_properties_defaults, 0, n);
   tcase_add_loop_test (tc, test_property_validation, 0, n);
   tcase_add_loop_test (tc, test_template_caps, 0, n);
