@@ -14,6 +14,7 @@
 
 #include "gstcudabsplinescale.h"
 #include "gstcudacanny.h"
+#include "gstcudaconv3d.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -23,6 +24,7 @@ plugin_init (GstPlugin * plugin)
   /* each registers its cuda* and cpu* element */
   ret |= GST_ELEMENT_REGISTER (cudacanny, plugin);
   ret |= GST_ELEMENT_REGISTER (cudabsplinescale, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudaconv3d, plugin);
   return ret;
 }
 
