@@ -3,6 +3,8 @@
 #   out/coffee-edges.png    cudacanny: the edge map
 #   out/coffee-overlay.png  cudacanny: the photo with its edges painted green
 #   out/coffee-x3.png       cudabsplinescale: the photo enlarged 3x with the B-spline
+#   out/ball-trail.png      cudaconv3d: the last frame of a moving ball smoothed over
+#                           space and time (a 9 x 9 x 15 Gaussian): its motion trail
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -29,6 +31,12 @@ gst-launch-1.0 -q filesrc location="$input" ! pngdec ! videoconvert ! video/x-ra
   ! cudabsplinescale method=bspline ! video/x-raw,width=1800,height=1200 \
   ! videoconvert ! pngenc ! filesink location=out/coffee-x3.png
 
-echo "demo: cudacanny and cudabsplinescale ran on $backend"
+# multifilesink rewrites the file for every frame: the last one stays
+gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=24 \
+  ! video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 \
+  ! cudaconv3d size=9 temporal-size=15 ! videoconvert ! pngenc ! multifilesink location=out/ball-trail.png
+
+echo "demo: cudacanny, cudabsplinescale and cudaconv3d ran on $backend"
 echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
-echo "      and out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
+echo "      out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
+echo "      and out/ball-trail.png (a moving ball smoothed in space and time: its trail)"
