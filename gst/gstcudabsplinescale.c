@@ -366,14 +366,12 @@ static gboolean
 plane_geometry (const GstVideoInfo * in, const GstVideoInfo * out, guint plane,
     GcvScaleGeometry * geom, gsize * in_row, gsize * out_row)
 {
-  gint comp = gst_cuda_video_filter_plane_component (in, plane);
-  gint bytes;
+  gint comp = gst_cuda_video_filter_plane_samples (in, plane, &geom->type, &geom->channels);
+  gsize bytes;
 
   if (comp < 0)
     return FALSE;
-  bytes = GST_VIDEO_FORMAT_INFO_DEPTH (in->finfo, comp) > 8 ? 2 : 1;
-  geom->type = bytes == 2 ? GCV_SAMPLE_U16 : GCV_SAMPLE_U8;
-  geom->channels = GST_VIDEO_INFO_COMP_PSTRIDE (in, comp) / bytes;
+  bytes = gcv_sample_bytes (geom->type);
   geom->in_width = GST_VIDEO_INFO_COMP_WIDTH (in, comp);
   geom->in_height = GST_VIDEO_INFO_COMP_HEIGHT (in, comp);
   geom->out_width = GST_VIDEO_INFO_COMP_WIDTH (out, comp);

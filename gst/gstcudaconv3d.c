@@ -662,14 +662,13 @@ static gboolean
 plane_geometry (const GstVideoInfo * info, guint p, GstCudaVideoConv3dPlanes planes,
     GcvConv3dGeometry * g, gsize * row_bytes)
 {
-  gint comp = gst_cuda_video_filter_plane_component (info, p), c, bytes;
+  gint comp, c, bytes;
 
+  memset (g, 0, sizeof (*g));
+  comp = gst_cuda_video_filter_plane_samples (info, p, &g->type, &g->channels);
   if (comp < 0)
     return FALSE;
-  bytes = GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, comp) > 8 ? 2 : 1;
-  memset (g, 0, sizeof (*g));
-  g->type = bytes == 2 ? GCV_SAMPLE_U16 : GCV_SAMPLE_U8;
-  g->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp) / bytes;
+  bytes = gcv_sample_bytes (g->type);
   g->width = GST_VIDEO_INFO_COMP_WIDTH (info, comp);
   g->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
   g->max_outputs = 1;

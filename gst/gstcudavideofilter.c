@@ -864,6 +864,20 @@ gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint plane)
   return -1;
 }
 
+gint
+gst_cuda_video_filter_plane_samples (const GstVideoInfo * info, guint plane, GcvSampleType * type,
+    gint * channels)
+{
+  gint comp = gst_cuda_video_filter_plane_component (info, plane), bytes;
+
+  if (comp < 0)
+    return -1;
+  bytes = GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, comp) > 8 ? 2 : 1;
+  *type = bytes == 2 ? GCV_SAMPLE_U16 : GCV_SAMPLE_U8;
+  *channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp) / bytes;
+  return comp;
+}
+
 void
 gst_cuda_video_filter_frame_planes (GstVideoFrame * frame, guint n_planes, GcvPlane * planes)
 {

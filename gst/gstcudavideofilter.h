@@ -152,6 +152,12 @@ gboolean gst_cuda_video_filter_finish (GstCudaVideoFilter * filter, GError ** er
 
 /* The first component stored in plane @plane of @info, or -1. */
 gint gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint plane);
+/* The samples of plane @plane: @type U16 for components deeper than 8 bits,
+ * else U8; @channels interleaved per pixel (pixel stride / sample size).
+ * Returns the plane's first component, or -1 when no component is stored
+ * there. */
+gint gst_cuda_video_filter_plane_samples (const GstVideoInfo * info, guint plane, GcvSampleType * type,
+    gint * channels);
 /* The first @n_planes planes of a mapped frame as GcvPlanes: data, stride,
  * and width / height in samples of that plane. */
 void gst_cuda_video_filter_frame_planes (GstVideoFrame * frame, guint n_planes, GcvPlane * planes);
