@@ -227,22 +227,7 @@ static GstCaps *
 gst_cuda_video_bspline_scale_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *result = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-
-    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, MAX_DIMENSION,
-        "height", GST_TYPE_INT_RANGE, 1, MAX_DIMENSION, NULL);
-    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
-      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1, MAX_DIMENSION,
-          MAX_DIMENSION, 1, NULL);
-    result = gst_caps_merge_structure_full (result, s, f ? gst_caps_features_copy (f) : NULL);
-  }
-  return gst_cuda_video_filter_clip_caps (trans, direction, caps,
-      gst_caps_merge (gst_caps_ref (caps), result), filter);
+  return gst_cuda_video_filter_size_caps (trans, direction, caps, filter, 0, 0, TRUE);
 }
 
 /* round (v * num / den), at least 1 and at most MAX_DIMENSION */

@@ -331,34 +331,6 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
 }
 
 static gboolean
-luma_input_for (const GstVideoInfo * info, GcvLumaInput * luma)
-{
-  switch (GST_VIDEO_INFO_FORMAT (info)) {
-    case GST_VIDEO_FORMAT_GRAY8:
-    case GST_VIDEO_FORMAT_I420:
-    case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_Y444:
-    case GST_VIDEO_FORMAT_Y42B:
-      luma->layout = GCV_LUMA_GRAY8;
-      return TRUE;
-    case GST_VIDEO_FORMAT_GRAY16_LE:
-      luma->layout = GCV_LUMA_GRAY16LE;
-      return TRUE;
-    case GST_VIDEO_FORMAT_RGBA:
-    case GST_VIDEO_FORMAT_BGRA:
-    case GST_VIDEO_FORMAT_RGBx:
-    case GST_VIDEO_FORMAT_BGRx:
-      luma->layout = GCV_LUMA_PACKED32;
-      luma->r_offset = GST_VIDEO_INFO_COMP_OFFSET (info, GST_VIDEO_COMP_R);
-      luma->g_offset = GST_VIDEO_INFO_COMP_OFFSET (info, GST_VIDEO_COMP_G);
-      luma->b_offset = GST_VIDEO_INFO_COMP_OFFSET (info, GST_VIDEO_COMP_B);
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
-static gboolean
 gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
 {
   GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
@@ -366,7 +338,7 @@ gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend bac
   gint w = GST_VIDEO_INFO_WIDTH (in), h = GST_VIDEO_INFO_HEIGHT (in);
   GcvError err = { GCV_OK, "" };
 
-  if (!luma_input_for (in, &self->luma)) {
+  if (!gst_cuda_video_filter_luma_input (in, &self->luma)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "unsupported format %s",
         GST_VIDEO_INFO_NAME (in));
     return FALSE;

@@ -614,6 +614,62 @@ gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direc
   return result;
 }
 
+GstCaps *
+gst_cuda_video_filter_size_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter, gint width, gint height, gboolean free_par)
+{
+  GstCaps *result = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (width > 0)
+      gst_structure_set (s, "width", G_TYPE_INT, width, NULL);
+    else
+      gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, 32767, NULL);
+    if (height > 0)
+      gst_structure_set (s, "height", G_TYPE_INT, height, NULL);
+    else
+      gst_structure_set (s, "height", GST_TYPE_INT_RANGE, 1, 32767, NULL);
+    if (free_par && gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1, 32767, 32767, 1, NULL);
+    result = gst_caps_merge_structure_full (result, s, f ? gst_caps_features_copy (f) : NULL);
+  }
+  if (width <= 0 && height <= 0)
+    result = gst_caps_merge (gst_caps_ref (caps), result);
+  return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
+}
+
+gboolean
+gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInput * luma)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+
+  memset (luma, 0, sizeof (*luma));
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY16_LE) {
+    luma->layout = GCV_LUMA_GRAY16LE;
+    return TRUE;
+  }
+  if (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) != 8)
+    return FALSE;
+  if (GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo)
+      || (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) && GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0) == 1)) {
+    luma->layout = GCV_LUMA_GRAY8;
+    return TRUE;
+  }
+  if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) && GST_VIDEO_INFO_N_PLANES (info) == 1
+      && GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0) == 4) {
+    luma->layout = GCV_LUMA_PACKED32;
+    luma->r_offset = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+    luma->g_offset = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+    luma->b_offset = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+    return TRUE;
+  }
+  return FALSE;
+}
+
 /* ---- CUDA frame helpers --------------------------------------------- */
 
 GstCudaVideoBackend
@@ -973,6 +1029,36 @@ account_frame (GstCudaVideoFilter * self, gint64 t0, gint64 t1)
   g_mutex_unlock (&priv->stats_lock);
 }
 
+/* Whether every plane a GstVideoMeta on @buf describes lies inside the
+ * buffer: gst_video_frame_map() checks only where each plane starts, and
+ * the backends would read past the end of a buffer whose meta lies.
+ * Without a meta gst_video_frame_map() checks the size itself. */
+static gboolean
+buffer_holds_frame (GstBuffer * buf, const GstVideoInfo * info)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gsize size = gst_buffer_get_size (buf);
+  guint p;
+
+  if (meta == NULL)
+    return TRUE;
+  if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return FALSE;
+  for (p = 0; p < meta->n_planes; p++) {
+    gint comp = gst_cuda_video_filter_plane_component (info, p);
+    gsize row, rows;
+
+    if (comp < 0)
+      return FALSE;
+    row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
+    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
+    if (meta->stride[p] < 0 || (gsize) meta->stride[p] < row || meta->offset[p] > size
+        || rows * meta->stride[p] - meta->stride[p] + row > size - meta->offset[p])
+      return FALSE;
+  }
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -987,7 +1073,8 @@ gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, Gs
     GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL), ("frame before caps were set"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!gst_video_frame_map (&in_frame, &self->in_info, inbuf, GST_MAP_READ))
+  if (!buffer_holds_frame (inbuf, &self->in_info)
+      || !gst_video_frame_map (&in_frame, &self->in_info, inbuf, GST_MAP_READ))
     goto map_failed;
   if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf, GST_MAP_WRITE)) {
     gst_video_frame_unmap (&in_frame);

@@ -174,6 +174,20 @@ void gst_cuda_video_filter_paint_mask (GstVideoFrame * frame, const GcvPlane * m
 GstCaps *gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * result, GstCaps * filter);
 
+/* For elements that change the frame size (transform_caps): @caps with
+ * width and height set to @width / @height where those are > 0, any size
+ * (1 .. 32767) where they are 0, and, when @free_par, any pixel aspect
+ * ratio.  When neither size is forced, @caps themselves come first, so that
+ * an unconstrained peer gets the same size (and the element can pass
+ * through).  Ends with gst_cuda_video_filter_clip_caps(). */
+GstCaps *gst_cuda_video_filter_size_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter, gint width, gint height, gboolean free_par);
+
+/* How to read luma from plane 0 of @info: GRAY8 and the 8-bit YUV formats
+ * (Y as is), GRAY16_LE, and RGB with 4 bytes per pixel in one plane (RGBA,
+ * BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR).  FALSE for other formats. */
+gboolean gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInput * luma);
+
 /* Turns a backend error into a GError in GST_RESOURCE_ERROR, keeping the
  * message; returns FALSE for use in return statements. */
 gboolean gst_cuda_video_filter_set_error (GError ** error, const GcvError * err);
