@@ -1,0 +1,142 @@
+/* gst-cuda-video: what both seam-carving backends share: names, the
+ * argument checks and the small integer rules of the contract (temporal
+ * weight, seams per pass, enlargement steps).  The contract is in
+ * seamcarve.h; the CUDA backend links this file too, so it stays free of
+ * anything host-only beyond the C library.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "seamcarve.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char *const energy_names[3] = { "gradient-l1", "gradient-l2", "forward" };
+static const char *const mode_names[2] = { "exact", "fast" };
+
+const char *
+gcv_seam_energy_name (GcvSeamEnergy energy)
+{
+  return (unsigned) energy <= GCV_SEAM_ENERGY_FORWARD ? energy_names[energy] : "invalid";
+}
+
+const char *
+gcv_seam_mode_name (GcvSeamMode mode)
+{
+  return (unsigned) mode <= GCV_SEAM_MODE_FAST ? mode_names[mode] : "invalid";
+}
+
+const char *
+gcv_seam_params_check (const GcvSeamParams * p)
+{
+  static __thread char msg[160];
+
+  if (!p)
+    return "no parameters";
+  if ((unsigned) p->energy > GCV_SEAM_ENERGY_FORWARD) {
+    snprintf (msg, sizeof (msg), "energy %d: must be gradient-l1 (0), gradient-l2 (1) or forward (2)",
+        (int) p->energy);
+    return msg;
+  }
+  if ((unsigned) p->mode > GCV_SEAM_MODE_FAST) {
+    snprintf (msg, sizeof (msg), "mode %d: must be exact (0) or fast (1)", (int) p->mode);
+    return msg;
+  }
+  /* checked in both modes, so that switching to fast never meets a bad value */
+  if (p->seams_per_pass < 1 || p->seams_per_pass > GCV_SEAM_MAX_PER_PASS) {
+    snprintf (msg, sizeof (msg), "seams_per_pass %d: must be 1 .. %d", p->seams_per_pass,
+        GCV_SEAM_MAX_PER_PASS);
+    return msg;
+  }
+  if (!(p->temporal_coherence >= 0.0 && p->temporal_coherence <= 1.0)) {
+    snprintf (msg, sizeof (msg), "temporal_coherence %g: must be 0 .. 1", p->temporal_coherence);
+    return msg;
+  }
+  if ((unsigned) p->order > GCV_SEAM_ORDER_HEIGHT_FIRST) {
+    snprintf (msg, sizeof (msg), "order %d: must be width-first (0) or height-first (1)", (int) p->order);
+    return msg;
+  }
+  return NULL;
+}
+
+const char *
+gcv_seam_geometry_check (const GcvSeamGeometry * g)
+{
+  static __thread char msg[200];
+
+  if (!g)
+    return "no geometry";
+  if (g->in_width < 1 || g->in_height < 1 || g->in_width > GCV_SEAM_MAX_DIMENSION
+      || g->in_height > GCV_SEAM_MAX_DIMENSION) {
+    snprintf (msg, sizeof (msg), "input size %dx%d: must be 1 .. %d each way", g->in_width,
+        g->in_height, GCV_SEAM_MAX_DIMENSION);
+    return msg;
+  }
+  if (g->out_width < 1 || g->out_height < 1 || g->out_width > GCV_SEAM_MAX_DIMENSION
+      || g->out_height > GCV_SEAM_MAX_DIMENSION) {
+    snprintf (msg, sizeof (msg), "output size %dx%d: must be 1 .. %d each way", g->out_width,
+        g->out_height, GCV_SEAM_MAX_DIMENSION);
+    return msg;
+  }
+  if (g->n_planes < 1 || g->n_planes > GCV_SEAM_MAX_PLANES) {
+    snprintf (msg, sizeof (msg), "%d planes: must be 1 .. %d", g->n_planes, GCV_SEAM_MAX_PLANES);
+    return msg;
+  }
+  if (g->channels != 1 && g->channels != 4) {
+    snprintf (msg, sizeof (msg), "%d channels: must be 1 or 4", g->channels);
+    return msg;
+  }
+  if (g->luma.layout == GCV_LUMA_GRAY8) {
+    if (g->channels != 1)
+      return "GRAY8 luma needs 1 channel per pixel";
+    if (g->alpha_channel != -1) {
+      snprintf (msg, sizeof (msg), "alpha channel %d: a 1-channel format has none (must be -1)",
+          g->alpha_channel);
+      return msg;
+    }
+  } else if (g->luma.layout == GCV_LUMA_PACKED32) {
+    const int r = g->luma.r_offset, gr = g->luma.g_offset, b = g->luma.b_offset;
+    if (g->channels != 4)
+      return "PACKED32 luma needs 4 channels per pixel";
+    if (r > 3 || gr > 3 || b > 3 || r == gr || r == b || gr == b) {
+      snprintf (msg, sizeof (msg), "R, G, B offsets %d, %d, %d: must be distinct, 0 .. 3", r, gr, b);
+      return msg;
+    }
+    if (g->alpha_channel < -1 || g->alpha_channel > 3 || g->alpha_channel == r
+        || g->alpha_channel == gr || g->alpha_channel == b) {
+      snprintf (msg, sizeof (msg), "alpha channel %d: must be -1 or the channel that is not R, G or B",
+          g->alpha_channel);
+      return msg;
+    }
+  } else {
+    snprintf (msg, sizeof (msg), "luma layout %d: must be GRAY8 or PACKED32", (int) g->luma.layout);
+    return msg;
+  }
+  return NULL;
+}
+
+int
+gcv_seam_temporal_weight (double tc)
+{
+  if (!(tc > 0.0))              /* also NaN */
+    return 0;
+  if (tc > 1.0)
+    tc = 1.0;
+  return (int) round (tc * GCV_SEAM_TEMPORAL_MAX_WEIGHT);
+}
+
+int
+gcv_seam_pass_size (const GcvSeamParams * params, int left)
+{
+  int n = params->mode == GCV_SEAM_MODE_FAST ? params->seams_per_pass : 1;
+
+  return n < left ? n : left;
+}
+
+int
+gcv_seam_insert_step (int w, int left)
+{
+  int n = w / 2 > 1 ? w / 2 : 1;
+
+  return n < left ? n : left;
+}

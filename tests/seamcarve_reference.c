@@ -1,0 +1,781 @@
+/* gst-cuda-video: the independent seam-carving reference and the seam
+ * tests' frames (see seamcarve_reference.h).
+ *
+ * Everything here follows the text of cpu/seamcarve.h step by step:
+ *  - an image is h rows of w packed pixels (every sample of every plane of
+ *    one pixel together, plane 0 first), with each pixel's stage-input
+ *    column (src) and, during an enlargement step, its column in the step's
+ *    input (col);
+ *  - a height stage runs on an explicit transposed copy and its output is
+ *    transposed back;
+ *  - every pass computes the luma, the energy and the whole seam map M
+ *    (int64) of the working image again, then finds each end column's
+ *    root by following the parents to row 0, the candidates and the P
+ *    chosen seams, and builds the image without them.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "seamcarve_reference.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- images ------------------------------------------------------------------- */
+
+typedef struct {
+  int w, h, nb;
+  uint8_t *px;
+  int *src;
+  int *col;
+} Img;
+
+static Img
+img_new (int w, int h, int nb)
+{
+  Img m;
+  size_t n = (size_t) w * h;
+
+  m.w = w;
+  m.h = h;
+  m.nb = nb;
+  m.px = gcv_test_malloc (n * nb + 1);
+  m.src = gcv_test_malloc (sizeof (int) * n + 1);
+  m.col = gcv_test_malloc (sizeof (int) * n + 1);
+  memset (m.src, 0, sizeof (int) * n);
+  memset (m.col, 0, sizeof (int) * n);
+  return m;
+}
+
+static void
+img_free (Img * m)
+{
+  free (m->px);
+  free (m->src);
+  free (m->col);
+  memset (m, 0, sizeof (*m));
+}
+
+static uint8_t *
+img_px (const Img * m, int i, int j)
+{
+  return m->px + ((size_t) i * m->w + j) * m->nb;
+}
+
+static Img
+img_copy (const Img * m)
+{
+  Img c = img_new (m->w, m->h, m->nb);
+  size_t n = (size_t) m->w * m->h;
+
+  memcpy (c.px, m->px, n * m->nb);
+  memcpy (c.src, m->src, sizeof (int) * n);
+  memcpy (c.col, m->col, sizeof (int) * n);
+  return c;
+}
+
+/* rows <-> columns (pixels, src and col alike) */
+static Img
+img_transpose (const Img * m)
+{
+  Img t = img_new (m->h, m->w, m->nb);
+
+  for (int i = 0; i < m->h; i++)
+    for (int j = 0; j < m->w; j++) {
+      memcpy (img_px (&t, j, i), img_px (m, i, j), m->nb);
+      t.src[(size_t) j * t.w + i] = m->src[(size_t) i * m->w + j];
+      t.col[(size_t) j * t.w + i] = m->col[(size_t) i * m->w + j];
+    }
+  return t;
+}
+
+/* ---- formulas ------------------------------------------------------------------- */
+
+int
+seam_ref_isqrt (int64_t n)
+{
+  int64_t r = (int64_t) sqrt ((double) n);
+
+  while (r * r > n)
+    r--;
+  while ((r + 1) * (r + 1) <= n)
+    r++;
+  return (int) r;
+}
+
+int
+seam_ref_luma (const GcvSeamGeometry * g, const uint8_t * px)
+{
+  if (g->luma.layout == GCV_LUMA_PACKED32) {
+    int64_t r = px[g->luma.r_offset], gr = px[g->luma.g_offset], b = px[g->luma.b_offset];
+    return (int) ((9798 * r + 19235 * gr + 3735 * b + 16384) / 32768);
+  }
+  return px[0];
+}
+
+static int64_t
+labs64 (int64_t v)
+{
+  return v < 0 ? -v : v;
+}
+
+/* L(i, j) with the replicate border */
+static int64_t
+lum (const int *L, int w, int h, int i, int j)
+{
+  i = i < 0 ? 0 : i >= h ? h - 1 : i;
+  j = j < 0 ? 0 : j >= w ? w - 1 : j;
+  return L[(size_t) i * w + j];
+}
+
+/* Pixel energy without bias (gradient energies). */
+static int64_t
+grad_energy (const int *L, int w, int h, int i, int j, GcvSeamEnergy energy)
+{
+  int64_t dx = lum (L, w, h, i, j + 1) - lum (L, w, h, i, j - 1);
+  int64_t dy = lum (L, w, h, i + 1, j) - lum (L, w, h, i - 1, j);
+
+  if (energy == GCV_SEAM_ENERGY_GRADIENT_L2)
+    return seam_ref_isqrt (dx * dx + dy * dy);
+  return labs64 (dx) + labs64 (dy);
+}
+
+/* Forward cost of entering (i, j) from (i-1, j+d). */
+static int64_t
+fwd_cost (const int *L, int w, int h, int i, int j, int d)
+{
+  int64_t cu = labs64 (lum (L, w, h, i, j + 1) - lum (L, w, h, i, j - 1));
+
+  if (d == -1)
+    return cu + labs64 (lum (L, w, h, i - 1, j) - lum (L, w, h, i, j - 1));
+  if (d == 1)
+    return cu + labs64 (lum (L, w, h, i - 1, j) - lum (L, w, h, i, j + 1));
+  return cu;
+}
+
+/* ---- one pass ------------------------------------------------------------------- */
+
+typedef struct {
+  const GcvSeamGeometry *g;
+  const GcvSeamParams *p;
+  const int64_t *B;             /* rows x a: the stage's bias */
+  int a;
+  uint8_t *smask;               /* rows x a: the stage's mask */
+} StageCtx;
+
+/* Finds up to P seams on *m, marks them (stage mask through src; `chosen`
+ * through col when not NULL), removes them.  Returns how many. */
+static int
+ref_pass (const StageCtx * sc, Img * m, int P, uint8_t *chosen, int chosen_w)
+{
+  const int w = m->w, h = m->h;
+  const int forward = sc->p->energy == GCV_SEAM_ENERGY_FORWARD;
+  int *L = gcv_test_malloc (sizeof (int) * w * h);
+  int64_t *M = gcv_test_malloc (sizeof (int64_t) * w * h);
+  int *par = gcv_test_malloc (sizeof (int) * w * h);
+  int *root = gcv_test_malloc (sizeof (int) * w);
+  int *cand = gcv_test_malloc (sizeof (int) * w);      /* per root: end column, -1 none */
+  int *taken = gcv_test_malloc (sizeof (int) * w);
+  int *ends = gcv_test_malloc (sizeof (int) * (P + 1));
+  uint8_t *gone = gcv_test_malloc ((size_t) w * h);
+  int n = 0;
+
+  /* luma and bias of the working image as it is now */
+  for (int i = 0; i < h; i++)
+    for (int j = 0; j < w; j++)
+      L[(size_t) i * w + j] = seam_ref_luma (sc->g, img_px (m, i, j));
+
+  /* eq. 2 */
+  for (int i = 0; i < h; i++)
+    for (int j = 0; j < w; j++) {
+      int64_t B = sc->B[(size_t) i * sc->a + m->src[(size_t) i * w + j]];
+      int64_t own = forward ? B : grad_energy (L, w, h, i, j, sc->p->energy) + B;
+      if (i == 0) {
+        M[j] = forward ? B + fwd_cost (L, w, h, 0, j, 0) : own;
+        par[j] = 0;
+        continue;
+      }
+      {
+        int have = 0, bd = 0;
+        int64_t best = 0;
+        for (int d = -1; d <= 1; d++) {
+          int64_t v;
+          if (j + d < 0 || j + d >= w)
+            continue;
+          v = M[(size_t) (i - 1) * w + j + d] + (forward ? fwd_cost (L, w, h, i, j, d) : 0);
+          if (!have || v < best) {
+            best = v;
+            bd = d;
+            have = 1;
+          }
+        }
+        M[(size_t) i * w + j] = best + own;
+        par[(size_t) i * w + j] = bd;
+      }
+    }
+
+  /* roots, candidates, the P chosen */
+  for (int j = 0; j < w; j++) {
+    int c = j;
+    for (int i = h - 1; i > 0; i--)
+      c += par[(size_t) i * w + c];
+    root[j] = c;
+    cand[j] = -1;
+    taken[j] = 0;
+  }
+  for (int j = 0; j < w; j++) {
+    int r = root[j];
+    const int64_t *last = M + (size_t) (h - 1) * w;
+    if (cand[r] < 0 || last[j] < last[cand[r]])
+      cand[r] = j;
+  }
+  while (n < P) {
+    const int64_t *last = M + (size_t) (h - 1) * w;
+    int pick = -1;
+    for (int r = 0; r < w; r++) {
+      int j = cand[r];
+      if (j < 0 || taken[r])
+        continue;
+      if (pick < 0 || last[j] < last[cand[pick]] || (last[j] == last[cand[pick]] && j < cand[pick]))
+        pick = r;
+    }
+    if (pick < 0)
+      break;
+    /* fast mode's slack: no seam dearer than the first by more than
+     * GCV_SEAM_FAST_SLACK per row */
+    if (n > 0 && last[cand[pick]] - last[ends[0]] > (int64_t) GCV_SEAM_FAST_SLACK * h)
+      break;
+    taken[pick] = 1;
+    ends[n++] = cand[pick];
+  }
+
+  /* backtrack, mark */
+  memset (gone, 0, (size_t) w * h);
+  for (int k = 0; k < n; k++) {
+    int c = ends[k];
+    for (int i = h - 1; i >= 0; i--) {
+      size_t at = (size_t) i * w + c;
+      if (gone[at])
+        fprintf (stderr, "seam_ref: seams of one pass share pixel (%d, %d)\n", i, c);
+      gone[at] = 1;
+      sc->smask[(size_t) i * sc->a + m->src[at]] = 1;
+      if (chosen)
+        chosen[(size_t) i * chosen_w + m->col[at]] = 1;
+      if (i > 0)
+        c += par[at];
+    }
+  }
+
+  /* the image without them */
+  {
+    Img r = img_new (w - n, h, m->nb);
+    for (int i = 0; i < h; i++) {
+      int o = 0;
+      for (int j = 0; j < w; j++) {
+        size_t at = (size_t) i * w + j;
+        if (gone[at])
+          continue;
+        if (o >= r.w)
+          fprintf (stderr, "seam_ref: row %d keeps more than %d pixels\n", i, r.w);
+        else {
+          memcpy (img_px (&r, i, o), img_px (m, i, j), m->nb);
+          r.src[(size_t) i * r.w + o] = m->src[at];
+          r.col[(size_t) i * r.w + o] = m->col[at];
+        }
+        o++;
+      }
+    }
+    img_free (m);
+    *m = r;
+  }
+
+  free (L);
+  free (M);
+  free (par);
+  free (root);
+  free (cand);
+  free (taken);
+  free (ends);
+  free (gone);
+  return n;
+}
+
+/* Passes until `want` seams are found on *m. */
+static void
+ref_passes (const StageCtx * sc, Img * m, int want, uint8_t *chosen, int chosen_w)
+{
+  int found = 0;
+
+  while (found < want) {
+    int left = want - found;
+    int P = sc->p->mode == GCV_SEAM_MODE_FAST ? sc->p->seams_per_pass : 1;
+    if (P > left)
+      P = left;
+    found += ref_pass (sc, m, P, chosen, chosen_w);
+  }
+}
+
+/* The stage on X (stage orientation, src = identity): its output replaces X. */
+static void
+ref_stage (const StageCtx * sc, Img * X, int target)
+{
+  if (target < X->w) {
+    ref_passes (sc, X, X->w - target, NULL, 0);
+    return;
+  }
+  while (X->w < target) {
+    const int w = X->w, h = X->h;
+    int n = target - w, most = w / 2 < 1 ? 1 : w / 2;
+    Img Y = img_copy (X);
+    uint8_t *chosen = gcv_test_malloc ((size_t) w * h);
+    Img O;
+
+    if (n > most)
+      n = most;
+    memset (chosen, 0, (size_t) w * h);
+    for (int i = 0; i < h; i++)
+      for (int j = 0; j < w; j++)
+        Y.col[(size_t) i * w + j] = j;
+    ref_passes (sc, &Y, n, chosen, w);
+    img_free (&Y);
+
+    O = img_new (w + n, h, X->nb);
+    for (int i = 0; i < h; i++) {
+      int o = 0;
+      for (int c = 0; c < w; c++) {
+        memcpy (img_px (&O, i, o), img_px (X, i, c), X->nb);
+        O.src[(size_t) i * O.w + o] = X->src[(size_t) i * w + c];
+        o++;
+        if (chosen[(size_t) i * w + c]) {
+          const uint8_t *p0 = img_px (X, i, c), *p1 = img_px (X, i, c + 1 < w ? c + 1 : w - 1);
+          uint8_t *q = img_px (&O, i, o);
+          for (int b = 0; b < X->nb; b++)
+            q[b] = (uint8_t) ((p0[b] + p1[b] + 1) / 2);
+          O.src[(size_t) i * O.w + o] = X->src[(size_t) i * w + c];
+          o++;
+        }
+      }
+      if (o != w + n)
+        fprintf (stderr, "seam_ref: enlargement row %d has %d pixels, not %d\n", i, o, w + n);
+    }
+    free (chosen);
+    img_free (X);
+    *X = O;
+  }
+}
+
+/* ---- the frame ------------------------------------------------------------------- */
+
+void
+seam_ref_state_init (SeamRefState * s)
+{
+  memset (s, 0, sizeof (*s));
+}
+
+void
+seam_ref_state_clear (SeamRefState * s)
+{
+  free (s->mask[0]);
+  free (s->mask[1]);
+  seam_ref_state_init (s);
+}
+
+int
+seam_ref_process (const GcvSeamGeometry * g, const GcvSeamParams * p, const GcvPlane * in,
+    GcvPlane * out, GcvPlane * mask, SeamRefState * state)
+{
+  const int nb = g->n_planes * g->channels, ch = g->channels;
+  struct {
+    int dir, rows, a;
+    int *src;                   /* rows x (output width): the stage's src map */
+    int b;
+    uint8_t *smask;
+  } st[2];
+  int ns = 0, T, use_prev;
+  Img cur;
+
+  if (gcv_seam_geometry_check (g) || gcv_seam_params_check (p) || (!out && !mask))
+    return -1;
+
+  /* the frame as packed pixels, normal orientation */
+  cur = img_new (g->in_width, g->in_height, nb);
+  for (int y = 0; y < g->in_height; y++)
+    for (int x = 0; x < g->in_width; x++)
+      for (int pl = 0; pl < g->n_planes; pl++)
+        memcpy (img_px (&cur, y, x) + pl * ch,
+            (const uint8_t *) in[pl].data + in[pl].stride * y + (size_t) x * ch, ch);
+
+  T = (int) floor (p->temporal_coherence * GCV_SEAM_TEMPORAL_MAX_WEIGHT + 0.5);
+  use_prev = state->valid && state->order == p->order && T != 0;
+
+  for (int s = 0; s < 2; s++) {
+    int dir = (s == 0) == (p->order == GCV_SEAM_ORDER_WIDTH_FIRST) ? 0 : 1;
+    int target = dir == 0 ? g->out_width : g->out_height;
+    Img X;
+    int64_t *B;
+    StageCtx sc;
+    const uint8_t *prev = NULL;
+
+    if ((dir == 0 ? cur.w : cur.h) == target)
+      continue;
+    X = dir == 0 ? img_copy (&cur) : img_transpose (&cur);
+    for (int i = 0; i < X.h; i++)
+      for (int j = 0; j < X.w; j++)
+        X.src[(size_t) i * X.w + j] = j;
+    if (use_prev && state->rows[dir] == X.h && state->cols[dir] == X.w)
+      prev = state->mask[dir];
+
+    /* B(i, c) of the stage input */
+    B = gcv_test_malloc (sizeof (int64_t) * X.w * X.h);
+    for (int i = 0; i < X.h; i++)
+      for (int c = 0; c < X.w; c++) {
+        int64_t b = 0;
+        if (p->mask_alpha && g->alpha_channel >= 0) {
+          int alpha = img_px (&X, i, c)[g->alpha_channel];
+          b += alpha == 0 ? -GCV_SEAM_ALPHA_BIAS : alpha == 255 ? GCV_SEAM_ALPHA_BIAS : 0;
+        }
+        if (prev) {
+          int d = GCV_SEAM_TEMPORAL_RANGE;
+          for (int c2 = 0; c2 < X.w; c2++)
+            if (prev[(size_t) i * X.w + c2] && abs (c2 - c) < d)
+              d = abs (c2 - c);
+          b += (int64_t) T * d;
+        }
+        B[(size_t) i * X.w + c] = b;
+      }
+
+    st[ns].dir = dir;
+    st[ns].rows = X.h;
+    st[ns].a = X.w;
+    st[ns].smask = gcv_test_malloc ((size_t) X.w * X.h);
+    memset (st[ns].smask, 0, (size_t) X.w * X.h);
+    sc.g = g;
+    sc.p = p;
+    sc.B = B;
+    sc.a = X.w;
+    sc.smask = st[ns].smask;
+    ref_stage (&sc, &X, target);
+    free (B);
+
+    st[ns].b = X.w;
+    st[ns].src = gcv_test_malloc (sizeof (int) * X.w * X.h);
+    memcpy (st[ns].src, X.src, sizeof (int) * X.w * X.h);
+    img_free (&cur);
+    if (dir == 0) {
+      cur = X;
+    } else {
+      cur = img_transpose (&X);
+      img_free (&X);
+    }
+    ns++;
+  }
+
+  if (out)
+    for (int y = 0; y < g->out_height; y++)
+      for (int x = 0; x < g->out_width; x++)
+        for (int pl = 0; pl < g->n_planes; pl++)
+          memcpy ((uint8_t *) out[pl].data + out[pl].stride * y + (size_t) x * ch,
+              img_px (&cur, y, x) + pl * ch, ch);
+
+  if (mask) {
+    for (int y = 0; y < g->in_height; y++)
+      memset ((uint8_t *) mask->data + mask->stride * y, 0, g->in_width);
+    for (int s = 0; s < ns; s++) {
+      const uint8_t bit = st[s].dir == 0 ? GCV_SEAM_MASK_WIDTH : GCV_SEAM_MASK_HEIGHT;
+      for (int r = 0; r < st[s].rows; r++)
+        for (int c = 0; c < st[s].a; c++) {
+          int x, y;
+          if (!st[s].smask[(size_t) r * st[s].a + c])
+            continue;
+          /* the stage-input pixel in the picture's orientation */
+          x = st[s].dir == 0 ? c : r;
+          y = st[s].dir == 0 ? r : c;
+          if (s == 1) {
+            /* a pixel of stage 0's output: back through its src */
+            int i = st[0].dir == 0 ? y : x, j = st[0].dir == 0 ? x : y;
+            int c0 = st[0].src[(size_t) i * st[0].b + j];
+            x = st[0].dir == 0 ? c0 : i;
+            y = st[0].dir == 0 ? i : c0;
+          }
+          ((uint8_t *) mask->data)[mask->stride * y + x] |= bit;
+        }
+    }
+  }
+
+  /* what the next frame sees */
+  seam_ref_state_clear (state);
+  for (int s = 0; s < ns; s++) {
+    state->mask[st[s].dir] = st[s].smask;
+    state->rows[st[s].dir] = st[s].rows;
+    state->cols[st[s].dir] = st[s].a;
+    free (st[s].src);
+  }
+  state->valid = 1;
+  state->order = p->order;
+  img_free (&cur);
+  return 0;
+}
+
+/* ---- brute force ------------------------------------------------------------------- */
+
+typedef struct {
+  const int *L;
+  const int32_t *bias;
+  int w, h;
+  GcvSeamEnergy energy;
+  int *path, *best_path;
+  int64_t best;
+  int have;
+} Brute;
+
+static int64_t
+bias_of (const int32_t *bias, int w, int i, int j)
+{
+  return bias ? bias[(size_t) i * w + j] : 0;
+}
+
+/* Cost of row i at column c reached from column `from` of row i - 1. */
+static int64_t
+row_cost (const int *L, const int32_t *bias, int w, int h, GcvSeamEnergy energy, int i, int c, int from)
+{
+  int64_t b = bias_of (bias, w, i, c);
+
+  if (energy != GCV_SEAM_ENERGY_FORWARD)
+    return grad_energy (L, w, h, i, c, energy) + b;
+  if (i == 0)
+    return b + fwd_cost (L, w, h, 0, c, 0);
+  return b + fwd_cost (L, w, h, i, c, from - c);
+}
+
+static void
+brute_rec (Brute * b, int i, int c, int64_t acc)
+{
+  b->path[i] = c;
+  if (i == 0) {
+    int64_t total = acc + row_cost (b->L, b->bias, b->w, b->h, b->energy, 0, c, c);
+    if (!b->have || total < b->best) {
+      b->have = 1;
+      b->best = total;
+      memcpy (b->best_path, b->path, sizeof (int) * b->h);
+    }
+    return;
+  }
+  for (int up = c - 1; up <= c + 1; up++)
+    if (up >= 0 && up < b->w)
+      brute_rec (b, i - 1, up, acc + row_cost (b->L, b->bias, b->w, b->h, b->energy, i, c, up));
+}
+
+static int *
+luma_ints (const uint8_t *luma, int w, int h)
+{
+  int *L = gcv_test_malloc (sizeof (int) * w * h);
+
+  for (int i = 0; i < w * h; i++)
+    L[i] = luma[i];
+  return L;
+}
+
+int64_t
+seam_ref_brute_force (const uint8_t *luma, const int32_t *bias, int w, int h, GcvSeamEnergy energy,
+    int *cols)
+{
+  Brute b;
+
+  b.L = luma_ints (luma, w, h);
+  b.bias = bias;
+  b.w = w;
+  b.h = h;
+  b.energy = energy;
+  b.path = gcv_test_malloc (sizeof (int) * h);
+  b.best_path = cols;
+  b.have = 0;
+  b.best = 0;
+  /* bottom row first, columns in increasing order at every level: the
+   * first of equal costs is the lexicographically smallest from the bottom */
+  for (int j = 0; j < w; j++)
+    brute_rec (&b, h - 1, j, 0);
+  free ((void *) b.L);
+  free (b.path);
+  return b.best;
+}
+
+int64_t
+seam_ref_seam_cost (const uint8_t *luma, const int32_t *bias, int w, int h, GcvSeamEnergy energy,
+    const int *cols)
+{
+  int *L = luma_ints (luma, w, h);
+  int64_t sum = 0;
+
+  for (int i = 0; i < h; i++)
+    sum += row_cost (L, bias, w, h, energy, i, cols[i], i > 0 ? cols[i - 1] : cols[0]);
+  free (L);
+  return sum;
+}
+
+/* ---- frames -------------------------------------------------------------------------- */
+
+SeamTestLayout
+seam_test_layout (int i)
+{
+  static const struct {
+    const char *name;
+    int n_planes, channels, packed, r, g, b, a;
+  } t[SEAM_TEST_N_LAYOUTS] = {
+    {"GRAY8", 1, 1, 0, 0, 0, 0, -1},
+    {"Y444", 3, 1, 0, 0, 0, 0, -1},
+    {"RGBA", 1, 4, 1, 0, 1, 2, 3},
+    {"BGRA", 1, 4, 1, 2, 1, 0, 3},
+    {"ARGB", 1, 4, 1, 1, 2, 3, 0},
+    {"ABGR", 1, 4, 1, 3, 2, 1, 0},
+    {"RGBx", 1, 4, 1, 0, 1, 2, -1},
+    {"BGRx", 1, 4, 1, 2, 1, 0, -1},
+  };
+  SeamTestLayout l;
+
+  memset (&l, 0, sizeof (l));
+  l.name = t[i].name;
+  l.n_planes = t[i].n_planes;
+  l.channels = t[i].channels;
+  l.luma.layout = t[i].packed ? GCV_LUMA_PACKED32 : GCV_LUMA_GRAY8;
+  l.luma.r_offset = (uint8_t) t[i].r;
+  l.luma.g_offset = (uint8_t) t[i].g;
+  l.luma.b_offset = (uint8_t) t[i].b;
+  l.alpha_channel = t[i].a;
+  return l;
+}
+
+GcvSeamGeometry
+seam_test_geometry (const SeamTestLayout * l, int in_w, int in_h, int out_w, int out_h)
+{
+  GcvSeamGeometry g;
+
+  memset (&g, 0, sizeof (g));
+  g.in_width = in_w;
+  g.in_height = in_h;
+  g.out_width = out_w;
+  g.out_height = out_h;
+  g.n_planes = l->n_planes;
+  g.channels = l->channels;
+  g.luma = l->luma;
+  g.alpha_channel = l->alpha_channel;
+  return g;
+}
+
+GcvSeamParams
+seam_test_params (void)
+{
+  GcvSeamParams p;
+
+  memset (&p, 0, sizeof (p));
+  p.energy = GCV_SEAM_ENERGY_GRADIENT_L1;
+  p.mode = GCV_SEAM_MODE_EXACT;
+  p.seams_per_pass = 8;
+  p.temporal_coherence = 0.0;
+  p.mask_alpha = 0;
+  p.order = GCV_SEAM_ORDER_WIDTH_FIRST;
+  return p;
+}
+
+SeamTestFrame
+seam_test_frame_new (int n_planes, int channels, int w, int h, size_t pad, uint32_t seed)
+{
+  SeamTestFrame f;
+  uint32_t st = seed ? seed : 1;
+
+  memset (&f, 0, sizeof (f));
+  f.n_planes = n_planes;
+  f.channels = channels;
+  f.width = w;
+  f.height = h;
+  f.pad = pad;
+  for (int p = 0; p < n_planes; p++) {
+    size_t stride = (size_t) w * channels + pad, n = stride * h;
+    uint8_t *d = gcv_test_malloc (n + 1);
+    for (size_t i = 0; i < n; i++)
+      d[i] = (uint8_t) (gcv_test_rand (&st) >> 24);
+    f.plane[p].data = d;
+    f.plane[p].width = w;
+    f.plane[p].height = h;
+    f.plane[p].stride = stride;
+  }
+  return f;
+}
+
+void
+seam_test_frame_free (SeamTestFrame * f)
+{
+  for (int p = 0; p < f->n_planes; p++)
+    free (f->plane[p].data);
+  memset (f, 0, sizeof (*f));
+}
+
+SeamTestFrame
+seam_test_frame_from_rgb (const SeamTestLayout * l, const GcvTestImage * rgb, const uint8_t * alpha,
+    size_t pad, uint32_t seed)
+{
+  SeamTestFrame f = seam_test_frame_new (l->n_planes, l->channels, rgb->width, rgb->height, pad, seed);
+  uint32_t st = seed * 2654435761u + 7;
+
+  for (int y = 0; y < rgb->height; y++)
+    for (int x = 0; x < rgb->width; x++) {
+      const uint8_t *s = rgb->data + rgb->stride * y + (size_t) x * rgb->channels;
+      int r = s[0], g = rgb->channels >= 3 ? s[1] : s[0], b = rgb->channels >= 3 ? s[2] : s[0];
+      if (l->channels == 1) {
+        int v[3] = { gcv_test_luma_rgb (r, g, b), r, b };
+        for (int p = 0; p < l->n_planes; p++)
+          ((uint8_t *) f.plane[p].data)[f.plane[p].stride * y + x] = (uint8_t) v[p];
+      } else {
+        uint8_t *d = (uint8_t *) f.plane[0].data + f.plane[0].stride * y + (size_t) x * 4;
+        int other = 6 - l->luma.r_offset - l->luma.g_offset - l->luma.b_offset;
+        d[l->luma.r_offset] = (uint8_t) r;
+        d[l->luma.g_offset] = (uint8_t) g;
+        d[l->luma.b_offset] = (uint8_t) b;
+        if (l->alpha_channel >= 0 && alpha)
+          d[other] = alpha[(size_t) y * rgb->width + x];
+        else
+          d[other] = (uint8_t) (gcv_test_rand (&st) >> 24);
+      }
+    }
+  return f;
+}
+
+long
+seam_test_frame_diff (const SeamTestFrame * a, const SeamTestFrame * b, int *plane, int *x, int *y)
+{
+  long n = 0;
+
+  *plane = *x = *y = -1;
+  for (int p = 0; p < a->n_planes; p++)
+    for (int r = 0; r < a->height; r++) {
+      const uint8_t *ra = (const uint8_t *) a->plane[p].data + a->plane[p].stride * r;
+      const uint8_t *rb = (const uint8_t *) b->plane[p].data + b->plane[p].stride * r;
+      for (int i = 0; i < a->width * a->channels; i++)
+        if (ra[i] != rb[i]) {
+          if (n == 0) {
+            *plane = p;
+            *x = i / a->channels;
+            *y = r;
+          }
+          n++;
+        }
+    }
+  return n;
+}
+
+int
+seam_test_padding_intact (const SeamTestFrame * f, uint32_t seed)
+{
+  uint32_t st = seed ? seed : 1;
+
+  for (int p = 0; p < f->n_planes; p++) {
+    size_t stride = f->plane[p].stride, row = (size_t) f->width * f->channels;
+    for (int r = 0; r < f->height; r++)
+      for (size_t i = 0; i < stride; i++) {
+        uint8_t want = (uint8_t) (gcv_test_rand (&st) >> 24);
+        if (i >= row && ((const uint8_t *) f->plane[p].data)[stride * r + i] != want)
+          return 0;
+      }
+  }
+  return 1;
+}
