@@ -15,6 +15,7 @@
 #include "gstcudabsplinescale.h"
 #include "gstcudacanny.h"
 #include "gstcudaconv3d.h"
+#include "gstcudaseamcarve.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -25,6 +26,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudacanny, plugin);
   ret |= GST_ELEMENT_REGISTER (cudabsplinescale, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaconv3d, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudaseamcarve, plugin);
   return ret;
 }
 

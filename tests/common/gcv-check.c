@@ -400,6 +400,17 @@ assert_img_equal (const Img * a, const Img * b, const gchar * what)
       "%u vs %u", what, bad, fc, fx, fy, va, vb);
 }
 
+Img *
+img_dup (const Img * im)
+{
+  Img *c = g_new0 (Img, 1);
+
+  c->info = im->info;
+  c->data = g_malloc (GST_VIDEO_INFO_SIZE (&im->info));
+  memcpy (c->data, im->data, GST_VIDEO_INFO_SIZE (&im->info));
+  return c;
+}
+
 /* ------------------------------------------------------------------------ */
 /* element and harness helpers                                              */
 
@@ -513,6 +524,47 @@ ctx_out_caps (Ctx * ctx)
   GstCaps *caps = gst_pad_get_current_caps (ctx->h->sinkpad);
   fail_unless (caps != NULL, "no caps downstream of %s", ctx->name);
   return caps;
+}
+
+void
+ctx_set_downstream (Ctx * ctx, const gchar * caps_str)
+{
+  gst_harness_set_sink_caps (ctx->h, caps_str ?
+      gst_caps_from_string (caps_str) : gst_caps_new_any ());
+  gst_pad_push_event (ctx->h->sinkpad, gst_event_new_reconfigure ());
+}
+
+void
+ctx_check_out_caps (Ctx * ctx, GstVideoFormat fmt, gint w, gint h,
+    gint par_n, gint par_d, const gchar * what)
+{
+  GstCaps *caps = ctx_out_caps (ctx);
+  /* (check's messages do not know GST_PTR_FORMAT) */
+  gchar *str = gst_caps_to_string (caps);
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps), "%s: output caps %s "
+      "are no video", what, str);
+  fail_unless (GST_VIDEO_INFO_FORMAT (&info) == fmt
+      && GST_VIDEO_INFO_WIDTH (&info) == w
+      && GST_VIDEO_INFO_HEIGHT (&info) == h, "%s: output caps %s, wanted %s "
+      "%dx%d", what, str, gst_video_format_to_string (fmt), w, h);
+  if (par_n > 0)
+    fail_unless (GST_VIDEO_INFO_PAR_N (&info) == par_n
+        && GST_VIDEO_INFO_PAR_D (&info) == par_d, "%s: output caps %s, "
+        "wanted pixel-aspect-ratio %d/%d", what, str, par_n, par_d);
+  g_free (str);
+  gst_caps_unref (caps);
+}
+
+void
+ctx_push_expect (Ctx * ctx, GstBuffer * buf, GstFlowReturn want,
+    const gchar * what)
+{
+  GstFlowReturn ret = gst_harness_push (ctx->h, buf);
+
+  fail_unless (ret == want, "%s: %s: push returned %s, expected %s",
+      ctx->name, what, gst_flow_get_name (ret), gst_flow_get_name (want));
 }
 
 Img *

@@ -114,6 +114,9 @@ Img *img_from_buffer (GstBuffer * buf, GstCaps * caps);
  * component (alpha included) */
 void assert_img_equal (const Img * a, const Img * b, const gchar * what);
 
+/* a copy of im (same layout) */
+Img *img_dup (const Img * im);
+
 /* ------------------------------------------------------------------------ */
 /* element and harness helpers                                              */
 
@@ -153,6 +156,17 @@ void check_caps_refused (GstPad * pad, const gchar * const *list, guint n);
 void ctx_set_caps (Ctx * ctx, const GstVideoInfo * info);
 /* the caps downstream of the element (must be set; unref them) */
 GstCaps *ctx_out_caps (Ctx * ctx);
+/* What the harness' sink accepts from now on (caps_str NULL: anything),
+ * followed by a RECONFIGURE upstream, so that a running element
+ * renegotiates on its next buffer. */
+void ctx_set_downstream (Ctx * ctx, const gchar * caps_str);
+/* The caps downstream of the element are fmt, w x h (and, when par_n > 0,
+ * that pixel aspect ratio). */
+void ctx_check_out_caps (Ctx * ctx, GstVideoFormat fmt, gint w, gint h,
+    gint par_n, gint par_d, const gchar * what);
+/* Pushes buf (taking it) and fails unless the flow return is want. */
+void ctx_push_expect (Ctx * ctx, GstBuffer * buf, GstFlowReturn want,
+    const gchar * what);
 
 /* push one frame, pull the result (checking timestamps and backend), return
  * it as an image */

@@ -1,0 +1,677 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+/**
+ * SECTION:element-cudaseamcarve
+ * @title: cudaseamcarve / cpuseamcarve
+ * @short_description: content-aware video resizing by seam carving, on the GPU (CUDA) and on the CPU
+ *
+ * Resizes video by removing (or duplicating) seams: connected paths of one
+ * pixel per row (or per column) along which the picture has the least
+ * energy, so that flat background gives way before objects and edges do.
+ * The energy is |dI/dx| + |dI/dy| of the luma (eq. 1 of Duarte and Sendag,
+ * "Run-time image and video resizing using CUDA-enabled GPUs"), its L2 form,
+ * or Rubinstein et al.'s forward energy; the seams come from the cumulative
+ * seam map of eq. 2 by dynamic programming.  Widening inserts the k seams
+ * that narrowing would remove (Avidan and Shamir), each new pixel the
+ * average of its two neighbours, at most 1.5x per step.  All channels of
+ * all planes follow the same seams; cudaseamcarve and cpuseamcarve give
+ * identical frames in both modes.
+ *
+ * The output size comes from the `width` and `height` properties, or, where
+ * they are 0, from downstream caps as with videoscale; a dimension that
+ * neither fixes keeps the input's size, and the pixel aspect ratio is kept
+ * (seam carving changes the picture's shape on purpose).  The same size in
+ * and out passes buffers through untouched.  With show-seams=true the output
+ * keeps the input size and shows the seams the properties' target size
+ * would use: width seams red, height seams green.
+ *
+ * mode=exact removes one seam per seam map, with the energy updated where
+ * the seam was: the optimal greedy result.  mode=fast takes up to
+ * seams-per-pass seams from each seam map: for every top-row pixel the
+ * cheapest seam that ends in it, then the cheapest of those; they never
+ * share a pixel.  On video, temporal-coherence > 0 charges seams for every
+ * column they move away from the previous frame's seams (up to 8), which
+ * stops them jumping from frame to frame.  With mask-alpha=true an alpha of
+ * 0 marks pixels to remove first and 255 pixels to keep.
+ *
+ * Formats: GRAY8, Y444 and the 4-byte RGB formats.  Subsampled YUV (I420,
+ * NV12, ...) is not offered: a seam moves one luma pixel per row, which a
+ * 2x2 chroma sample cannot follow without smearing colour across the seam;
+ * convert to Y444 or RGBA first.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=photo.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cudaseamcarve ! video/x-raw,width=400 ! videoconvert ! pngenc ! filesink location=carved.png
+ * ]| Narrows a photo to 400 pixels wide, its height kept, on the GPU when there is one.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=300 ! video/x-raw,format=RGBA,width=1280,height=720 ! cpuseamcarve width=1024 mode=fast temporal-coherence=0.5 ! videoconvert ! autovideosink
+ * ]| Takes 256 columns out of a video on the CPU, seams held steady from frame to frame.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaseamcarve.h"
+#if GCV_HAVE_CUDA
+#include "gcv-cuda.h"
+#endif
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_seam_carve_debug);
+#define GST_CAT_DEFAULT gst_cuda_video_seam_carve_debug
+
+enum
+{
+  PROP_0,
+  PROP_WIDTH,
+  PROP_HEIGHT,
+  PROP_ORDER,
+  PROP_ENERGY,
+  PROP_MODE,
+  PROP_SEAMS_PER_PASS,
+  PROP_TEMPORAL_COHERENCE,
+  PROP_MASK_ALPHA,
+  PROP_SHOW_SEAMS,
+};
+
+#define DEFAULT_PROP_WIDTH 0
+#define DEFAULT_PROP_HEIGHT 0
+#define DEFAULT_PROP_ORDER GCV_SEAM_ORDER_WIDTH_FIRST
+#define DEFAULT_PROP_ENERGY GCV_SEAM_ENERGY_GRADIENT_L1
+#define DEFAULT_PROP_MODE GCV_SEAM_MODE_EXACT
+#define DEFAULT_PROP_SEAMS_PER_PASS 8
+#define DEFAULT_PROP_TEMPORAL_COHERENCE 0.0
+#define DEFAULT_PROP_MASK_ALPHA FALSE
+#define DEFAULT_PROP_SHOW_SEAMS FALSE
+
+/* colours of show-seams (ARGB) */
+#define WIDTH_SEAM_COLOUR 0xffff0000
+#define HEIGHT_SEAM_COLOUR 0xff00ff00
+
+#define SEAM_FORMATS "{ GRAY8, Y444, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+/* sizes up to GCV_SEAM_MAX_DIMENSION (what the backends take) */
+#define SEAM_CAPS "video/x-raw, format = (string) " SEAM_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEAM_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEAM_CAPS));
+
+GType
+gst_cuda_video_seam_energy_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GCV_SEAM_ENERGY_GRADIENT_L1, "|dI/dx| + |dI/dy| of the luma (the paper's eq. 1)", "gradient-l1"},
+    {GCV_SEAM_ENERGY_GRADIENT_L2, "sqrt (dI/dx^2 + dI/dy^2) of the luma", "gradient-l2"},
+    {GCV_SEAM_ENERGY_FORWARD, "Forward energy (Rubinstein et al. 2008): the cost of the edges a "
+          "removal creates; fewer artefacts on video", "forward"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoSeamEnergy", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_video_seam_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GCV_SEAM_MODE_EXACT, "One seam per seam map, energy updated after each: the optimal "
+          "greedy result", "exact"},
+    {GCV_SEAM_MODE_FAST, "Up to seams-per-pass disjoint seams per seam map: the cheapest seam "
+          "ending in each top-row pixel, cheapest first", "fast"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoSeamMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_video_seam_order_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GCV_SEAM_ORDER_WIDTH_FIRST, "Change the width, then the height", "width-first"},
+    {GCV_SEAM_ORDER_HEIGHT_FIRST, "Change the height, then the width", "height-first"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoSeamOrder", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_cuda_video_seam_carve_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE (GstCudaVideoSeamCarve, gst_cuda_video_seam_carve, GST_TYPE_CUDA_VIDEO_FILTER);
+
+static gboolean
+register_seam_carve (GstPlugin * plugin)
+{
+  return gst_cuda_video_filter_register_pair (plugin, GST_TYPE_CUDA_VIDEO_SEAM_CARVE,
+      "seamcarve", "Seam carving video resizer", "Filter/Converter/Video/Scaler",
+      "Content-aware resizing: removes or duplicates the seams of least energy");
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (cudaseamcarve, register_seam_carve);
+
+static void gst_cuda_video_seam_carve_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_video_seam_carve_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstCaps *gst_cuda_video_seam_carve_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+static gboolean gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter,
+    GstCudaVideoBackend backend, GError ** error);
+static void gst_cuda_video_seam_carve_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static void gst_cuda_video_seam_carve_reset (GstCudaVideoFilter * filter);
+
+static void
+gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_seam_carve_debug, "cudaseamcarve", 0,
+      "Seam carving video resizer");
+
+  gobject_class->set_property = gst_cuda_video_seam_carve_set_property;
+  gobject_class->get_property = gst_cuda_video_seam_carve_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_WIDTH,
+      g_param_spec_int ("width", "Width",
+          "Output width in pixels; 0 = from downstream caps (else the input width)",
+          0, GCV_SEAM_MAX_DIMENSION, DEFAULT_PROP_WIDTH, rw));
+  g_object_class_install_property (gobject_class, PROP_HEIGHT,
+      g_param_spec_int ("height", "Height",
+          "Output height in pixels; 0 = from downstream caps (else the input height)",
+          0, GCV_SEAM_MAX_DIMENSION, DEFAULT_PROP_HEIGHT, rw));
+  g_object_class_install_property (gobject_class, PROP_ORDER,
+      g_param_spec_enum ("order", "Order",
+          "Which dimension is carved first when both change",
+          GST_TYPE_CUDA_VIDEO_SEAM_ORDER, DEFAULT_PROP_ORDER, rw));
+  g_object_class_install_property (gobject_class, PROP_ENERGY,
+      g_param_spec_enum ("energy", "Energy",
+          "What a seam costs: the luma gradient (L1 as the paper, or L2) under the seam, or the "
+          "forward energy of the edges its removal creates",
+          GST_TYPE_CUDA_VIDEO_SEAM_ENERGY, DEFAULT_PROP_ENERGY, rw));
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode",
+          "exact: one seam per seam map (best result); fast: several disjoint seams per seam map",
+          GST_TYPE_CUDA_VIDEO_SEAM_MODE, DEFAULT_PROP_MODE, rw));
+  g_object_class_install_property (gobject_class, PROP_SEAMS_PER_PASS,
+      g_param_spec_int ("seams-per-pass", "Seams per pass",
+          "mode=fast: the most seams taken from one seam map (more is faster, coarser)",
+          1, GCV_SEAM_MAX_PER_PASS, DEFAULT_PROP_SEAMS_PER_PASS, rw));
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_COHERENCE,
+      g_param_spec_double ("temporal-coherence", "Temporal coherence",
+          "Cost for seams to move away from the previous frame's seams, against jitter on video "
+          "(0 = every frame on its own, 1 = strongest)",
+          0.0, 1.0, DEFAULT_PROP_TEMPORAL_COHERENCE, rw));
+  g_object_class_install_property (gobject_class, PROP_MASK_ALPHA,
+      g_param_spec_boolean ("mask-alpha", "Mask alpha",
+          "Formats with alpha: alpha 0 marks pixels to remove first, 255 pixels to keep, other "
+          "values no preference", DEFAULT_PROP_MASK_ALPHA, rw));
+  g_object_class_install_property (gobject_class, PROP_SHOW_SEAMS,
+      g_param_spec_boolean ("show-seams", "Show seams",
+          "Debug: output input-size frames with the seams painted (width seams red, height "
+          "seams green); the target size then comes from the width and height properties",
+          DEFAULT_PROP_SHOW_SEAMS, rw));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_fixate_caps);
+  /* decided in setup: same caps pass through unless show-seams paints */
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_setup);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_teardown);
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process);
+  filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_reset);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_CARVE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_ENERGY, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_ORDER, 0);
+}
+
+static void
+gst_cuda_video_seam_carve_init (GstCudaVideoSeamCarve * self)
+{
+  self->params.energy = DEFAULT_PROP_ENERGY;
+  self->params.mode = DEFAULT_PROP_MODE;
+  self->params.seams_per_pass = DEFAULT_PROP_SEAMS_PER_PASS;
+  self->params.temporal_coherence = DEFAULT_PROP_TEMPORAL_COHERENCE;
+  self->params.mask_alpha = DEFAULT_PROP_MASK_ALPHA;
+  self->params.order = DEFAULT_PROP_ORDER;
+  self->width = DEFAULT_PROP_WIDTH;
+  self->height = DEFAULT_PROP_HEIGHT;
+  self->show_seams = DEFAULT_PROP_SHOW_SEAMS;
+}
+
+static void
+gst_cuda_video_seam_carve_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (object);
+  gboolean renegotiate = FALSE;
+
+  /* every value is within its GParamSpec's range (GObject refused others);
+   * the size properties and show-seams change the caps */
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_WIDTH:
+      renegotiate = self->width != g_value_get_int (value);
+      self->width = g_value_get_int (value);
+      break;
+    case PROP_HEIGHT:
+      renegotiate = self->height != g_value_get_int (value);
+      self->height = g_value_get_int (value);
+      break;
+    case PROP_ORDER:
+      self->params.order = (GcvSeamOrder) g_value_get_enum (value);
+      break;
+    case PROP_ENERGY:
+      self->params.energy = (GcvSeamEnergy) g_value_get_enum (value);
+      break;
+    case PROP_MODE:
+      self->params.mode = (GcvSeamMode) g_value_get_enum (value);
+      break;
+    case PROP_SEAMS_PER_PASS:
+      self->params.seams_per_pass = g_value_get_int (value);
+      break;
+    case PROP_TEMPORAL_COHERENCE:
+      self->params.temporal_coherence = g_value_get_double (value);
+      break;
+    case PROP_MASK_ALPHA:
+      self->params.mask_alpha = g_value_get_boolean (value);
+      break;
+    case PROP_SHOW_SEAMS:
+      renegotiate = self->show_seams != g_value_get_boolean (value);
+      self->show_seams = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (renegotiate)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
+static void
+gst_cuda_video_seam_carve_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_WIDTH:
+      g_value_set_int (value, self->width);
+      break;
+    case PROP_HEIGHT:
+      g_value_set_int (value, self->height);
+      break;
+    case PROP_ORDER:
+      g_value_set_enum (value, self->params.order);
+      break;
+    case PROP_ENERGY:
+      g_value_set_enum (value, self->params.energy);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, self->params.mode);
+      break;
+    case PROP_SEAMS_PER_PASS:
+      g_value_set_int (value, self->params.seams_per_pass);
+      break;
+    case PROP_TEMPORAL_COHERENCE:
+      g_value_set_double (value, self->params.temporal_coherence);
+      break;
+    case PROP_MASK_ALPHA:
+      g_value_set_boolean (value, self->params.mask_alpha);
+      break;
+    case PROP_SHOW_SEAMS:
+      g_value_set_boolean (value, self->show_seams);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Same format on both sides.  Towards the source: the width and height
+ * properties where set, else any size (the input size first); towards the
+ * sink: any size.  show-seams keeps the size. */
+static GstCaps *
+gst_cuda_video_seam_carve_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (trans);
+  gint width, height;
+  gboolean show;
+
+  GST_OBJECT_LOCK (self);
+  width = self->width;
+  height = self->height;
+  show = self->show_seams;
+  GST_OBJECT_UNLOCK (self);
+
+  if (show)
+    return gst_cuda_video_filter_clip_caps (trans, direction, caps, gst_caps_ref (caps), filter);
+  if (direction == GST_PAD_SRC)
+    width = height = 0;
+  return gst_cuda_video_filter_size_caps (trans, direction, caps, filter, width, height, FALSE);
+}
+
+/* A dimension downstream leaves open keeps the input's size (seam carving
+ * changes the picture's shape on purpose, unlike videoscale, which keeps
+ * the display aspect ratio); the pixel aspect ratio is kept. */
+static GstCaps *
+gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  GstStructure *ins, *outs;
+  gint w, h, par_n, par_d;
+
+  othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
+  ins = gst_caps_get_structure (caps, 0);
+  outs = gst_caps_get_structure (othercaps, 0);
+  if (gst_structure_get_int (ins, "width", &w))
+    gst_structure_fixate_field_nearest_int (outs, "width", w);
+  if (gst_structure_get_int (ins, "height", &h))
+    gst_structure_fixate_field_nearest_int (outs, "height", h);
+  if (gst_structure_get_fraction (ins, "pixel-aspect-ratio", &par_n, &par_d)
+      && gst_structure_has_field (outs, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio", par_n, par_d);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* The backend's view of a format: planes, interleaved channels, luma and
+ * alpha.  FALSE for formats the element does not take. */
+static gboolean
+seam_geometry_for (const GstVideoInfo * info, GcvSeamGeometry * geom)
+{
+  if (!gst_cuda_video_filter_luma_input (info, &geom->luma))
+    return FALSE;
+  geom->alpha_channel = -1;
+  switch (geom->luma.layout) {
+    case GCV_LUMA_GRAY8:
+      /* GRAY8, or Y444: three full-size planes */
+      geom->channels = 1;
+      geom->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+      return GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8
+          || GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_Y444;
+    case GCV_LUMA_PACKED32:
+      geom->channels = 4;
+      geom->n_planes = 1;
+      if (GST_VIDEO_INFO_HAS_ALPHA (info))
+        geom->alpha_channel = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A);
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+static gboolean
+gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
+    GError ** error)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+  const GstVideoInfo *in = &filter->in_info, *out = &filter->out_info;
+  GcvSeamGeometry *geom = &self->geom;
+  GcvError err = { GCV_OK, "" };
+  const gchar *why;
+  gint prop_w, prop_h;
+
+  if (GST_VIDEO_INFO_FORMAT (in) != GST_VIDEO_INFO_FORMAT (out)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "input format %s and output format %s differ", GST_VIDEO_INFO_NAME (in),
+        GST_VIDEO_INFO_NAME (out));
+    return FALSE;
+  }
+  memset (geom, 0, sizeof (*geom));
+  if (!seam_geometry_for (in, geom)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "format %s is not supported", GST_VIDEO_INFO_NAME (in));
+    return FALSE;
+  }
+
+  GST_OBJECT_LOCK (self);
+  self->showing = self->show_seams;
+  prop_w = self->width;
+  prop_h = self->height;
+  GST_OBJECT_UNLOCK (self);
+
+  geom->in_width = GST_VIDEO_INFO_WIDTH (in);
+  geom->in_height = GST_VIDEO_INFO_HEIGHT (in);
+  if (self->showing) {
+    /* the output shows the input; the seams are those of the properties' size */
+    if (GST_VIDEO_INFO_WIDTH (out) != geom->in_width
+        || GST_VIDEO_INFO_HEIGHT (out) != geom->in_height) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+          "show-seams needs the output size equal to the input's (%dx%d), not %dx%d",
+          geom->in_width, geom->in_height, GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out));
+      return FALSE;
+    }
+    geom->out_width = prop_w > 0 ? prop_w : geom->in_width;
+    geom->out_height = prop_h > 0 ? prop_h : geom->in_height;
+  } else {
+    geom->out_width = GST_VIDEO_INFO_WIDTH (out);
+    geom->out_height = GST_VIDEO_INFO_HEIGHT (out);
+  }
+  if ((why = gcv_seam_geometry_check (geom)) != NULL) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "%s", why);
+    return FALSE;
+  }
+  self->row_bytes = (gsize) geom->in_width * geom->channels;
+  self->out_row_bytes = (gsize) geom->out_width * geom->channels;
+
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter), !self->showing
+      && geom->in_width == geom->out_width && geom->in_height == geom->out_height);
+  if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (filter)))
+    return TRUE;
+
+  GST_INFO_OBJECT (self, "%s %dx%d -> %dx%d%s on the %s", GST_VIDEO_INFO_NAME (in),
+      geom->in_width, geom->in_height, geom->out_width, geom->out_height,
+      self->showing ? " (showing the seams)" : "",
+      backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
+
+  if (self->showing) {
+    self->host_mask_stride = geom->in_width;
+    self->host_mask = g_try_malloc ((gsize) geom->in_width * geom->in_height);
+    if (self->host_mask == NULL) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+          "no memory for a %dx%d seam mask", geom->in_width, geom->in_height);
+      return FALSE;
+    }
+  }
+
+  if (backend == GST_CUDA_VIDEO_BACKEND_CPU) {
+    self->cpu = gcv_seam_cpu_new (geom, &err);
+    return self->cpu != NULL || gst_cuda_video_filter_set_error (error, &err);
+  }
+#if GCV_HAVE_CUDA
+  {
+    gint p;
+
+    self->cuda = gcv_seam_cuda_new (geom, &err);
+    if (self->cuda == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+    for (p = 0; p < geom->n_planes; p++) {
+      if (!gst_cuda_video_filter_device_alloc (filter, self->row_bytes, geom->in_height,
+              &self->dev_in[p], geom->in_width, error))
+        return FALSE;
+      if (!self->showing && !gst_cuda_video_filter_device_alloc (filter, self->out_row_bytes,
+              geom->out_height, &self->dev_out[p], geom->out_width, error))
+        return FALSE;
+    }
+    if (self->showing && !gst_cuda_video_filter_device_alloc (filter, geom->in_width,
+            geom->in_height, &self->dev_mask, geom->in_width, error))
+      return FALSE;
+    return TRUE;
+  }
+#else
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "built without CUDA");
+  return FALSE;
+#endif
+}
+
+static void
+gst_cuda_video_seam_carve_teardown (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+
+  gcv_seam_cpu_free (self->cpu);
+  self->cpu = NULL;
+#if GCV_HAVE_CUDA
+  gcv_seam_cuda_free (self->cuda);
+  self->cuda = NULL;
+#endif
+  g_free (self->host_mask);
+  self->host_mask = NULL;
+}
+
+static void
+gst_cuda_video_seam_carve_reset (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+
+  if (self->cpu)
+    gcv_seam_cpu_reset (self->cpu);
+#if GCV_HAVE_CUDA
+  if (self->cuda)
+    gcv_seam_cuda_reset (self->cuda);
+#endif
+}
+
+/* show-seams: the input, with width seams and height seams painted in
+ * their colours (the mask holds GCV_SEAM_MASK_* bits). */
+static void
+paint_seams (GstCudaVideoSeamCarve * self, GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  const GcvSeamGeometry *geom = &self->geom;
+  gsize n = (gsize) geom->in_width * geom->in_height, i;
+  guint8 *bits = g_malloc (n);
+  GcvPlane plane = { bits, geom->in_width, geom->in_height, geom->in_width };
+  static const struct
+  {
+    guint8 bit;
+    guint32 argb;
+  } layers[] = { {GCV_SEAM_MASK_WIDTH, WIDTH_SEAM_COLOUR}, {GCV_SEAM_MASK_HEIGHT,
+  HEIGHT_SEAM_COLOUR} };
+  guint l;
+
+  gst_video_frame_copy (out_frame, in_frame);
+  for (l = 0; l < G_N_ELEMENTS (layers); l++) {
+    for (i = 0; i < n; i++)
+      bits[i] = self->host_mask[i] & layers[l].bit;
+    gst_cuda_video_filter_paint_mask (out_frame, &plane, layers[l].argb);
+  }
+  g_free (bits);
+}
+
+static GstFlowReturn
+gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+  const GcvSeamGeometry *geom = &self->geom;
+  GcvSeamParams params;
+  GcvPlane in[GCV_SEAM_MAX_PLANES], out[GCV_SEAM_MAX_PLANES];
+  GcvPlane mask = { self->host_mask, geom->in_width, geom->in_height, self->host_mask_stride };
+  GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+  gint p;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  GST_OBJECT_UNLOCK (self);
+
+  gst_cuda_video_filter_frame_planes (in_frame, geom->n_planes, in);
+  gst_cuda_video_filter_frame_planes (out_frame, geom->n_planes, out);
+
+  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
+    if (gcv_seam_cpu_process (self->cpu, &params, in, self->showing ? NULL : out,
+            self->showing ? &mask : NULL, gst_cuda_video_filter_get_n_threads (filter),
+            &err) != GCV_OK)
+      goto backend_error;
+    if (self->showing)
+      paint_seams (self, in_frame, out_frame);
+    return GST_FLOW_OK;
+  }
+#if GCV_HAVE_CUDA
+  for (p = 0; p < geom->n_planes; p++)
+    if (!gst_cuda_video_filter_upload (filter, in[p].data, in[p].stride, &self->dev_in[p],
+            self->row_bytes, &error))
+      goto gst_error;
+  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
+  if (gcv_seam_cuda_process (self->cuda, &params, self->dev_in,
+          self->showing ? NULL : self->dev_out, self->showing ? &self->dev_mask : NULL,
+          gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+    goto backend_error;
+  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
+  if (self->showing) {
+    if (!gst_cuda_video_filter_download (filter, &self->dev_mask, self->host_mask,
+            self->host_mask_stride, geom->in_width, &error))
+      goto gst_error;
+  } else {
+    for (p = 0; p < geom->n_planes; p++)
+      if (!gst_cuda_video_filter_download (filter, &self->dev_out[p], out[p].data, out[p].stride,
+              self->out_row_bytes, &error))
+        goto gst_error;
+  }
+  if (!gst_cuda_video_filter_finish (filter, &error))
+    goto gst_error;
+  if (self->showing)
+    paint_seams (self, in_frame, out_frame);
+  return GST_FLOW_OK;
+#else
+  (void) p;
+  g_assert_not_reached ();
+#endif
+
+  /* ERRORS */
+backend_error:
+  gst_cuda_video_filter_set_error (&error, &err);
+#if GCV_HAVE_CUDA
+gst_error:
+#endif
+  return gst_cuda_video_filter_post_error (filter, "Seam carving", error);
+}
