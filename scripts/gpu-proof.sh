@@ -10,7 +10,7 @@
 # STEPS selects steps (default "test sanitize smoke bench"); SANITIZE lists
 # the CUDA test programs for step 2 (default: every tests/*-cuda-test built)
 # and TOOLS its sanitizer tools (default all four);
-# BENCH the benchmarks (default "canny bsplinescale conv3d"); BENCH_ARGS adds
+# BENCH the benchmarks (default "canny bsplinescale conv3d seamcarve"); BENCH_ARGS adds
 # options to each.
 set -u
 B=${1:-build-gpu}
@@ -51,7 +51,7 @@ tail -1 "$OUT/smoke.txt"
 grep -q " 0 different" "$OUT/smoke.txt" && step "gst-launch cuda* == cpu*" ok || step "gst-launch cuda* == cpu*" FAILED
 fi
 
-want bench && for b in ${BENCH:-canny bsplinescale conv3d}; do
+want bench && for b in ${BENCH:-canny bsplinescale conv3d seamcarve}; do
   # shellcheck disable=SC2086
   "$B/tests/bench/bench-$b" --json "$OUT/bench-$b.json" ${BENCH_ARGS:-} > "$OUT/bench-$b.txt" 2>&1 \
     && step "benchmark $b" ok || step "benchmark $b" FAILED

@@ -2,7 +2,8 @@
 # Adds to a runtime packed by ../shared/gpu-host/pack-runtime.sh (default
 # .gpu-runtime) what this project's tests and benchmarks need beyond it: the
 # PNG GStreamer plugin, and every shared library the given binaries load that
-# the runtime lacks (libpng, OpenCV core/imgproc for the benchmark peer, ...).
+# the runtime lacks (libpng, OpenCV core/imgproc for the benchmark peer,
+# liblqr-1.so.0 for bench-seamcarve's peer, ...).
 #
 #   scripts/gpu-runtime-extras.sh BINARY... [--runtime DIR]
 set -euo pipefail

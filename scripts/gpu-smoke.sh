@@ -1,9 +1,9 @@
 #!/bin/bash
 # cuda* vs cpu* elements through gst-launch on real photos and moving test
 # video, many formats, modes and parameters: the outputs must be
-# byte-identical (canny, bsplinescale) or within one level (conv3d: float
+# byte-identical (canny, bsplinescale, seamcarve) or within one level (conv3d: float
 # sums in a different order, the contract's tolerance).
-# SMOKE selects the elements (default "canny bsplinescale conv3d").
+# SMOKE selects the elements (default "canny bsplinescale conv3d seamcarve").
 set -u
 B=${1:-build-gpu}
 source .gpu-runtime/env.sh
@@ -11,7 +11,7 @@ export GST_PLUGIN_PATH=$PWD/$B/gst
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 gst-inspect-1.0 cudacanny >/dev/null || exit 1
 pass=0; fail=0
-SMOKE=${SMOKE:-canny bsplinescale conv3d}
+SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve}
 
 # same_output LABEL HEAD PROPS TAIL: runs HEAD ! cpu$ELEMENT PROPS ! TAIL and
 # the same with cuda$ELEMENT (fallback=false) and compares the bytes; with
@@ -44,7 +44,7 @@ same_output() {
 unpadded() {
   case $1 in
     GRAY16_LE) echo "videoconvert ! video/x-raw,format=AYUV64" ;;
-    RGBA|BGRA|RGBx|BGRx|ARGB|ABGR) echo "videoconvert ! video/x-raw,format=RGBA" ;;
+    RGBA|BGRA|RGBx|BGRx|ARGB|ABGR|xRGB|xBGR) echo "videoconvert ! video/x-raw,format=RGBA" ;;
     *) echo "videoconvert ! video/x-raw,format=AYUV" ;;
   esac
 }
@@ -91,5 +91,25 @@ if [[ " $SMOKE " == *" conv3d "* ]]; then
     done
   done
   MAX_DIFF=0; SAMPLE_BYTES=1
+fi
+if [[ " $SMOKE " == *" seamcarve "* ]]; then
+  # exact and fast are both integer and bit-identical across backends
+  ELEMENT=seamcarve
+  i=0
+  sizes=("width=411" "height=301" "width=377,height=355" "width=1" "height=2" "width=700" "width=640,height=300")
+  for n in camera coffee astronaut chelsea; do
+    for fmt in GRAY8 Y444 RGBA BGRx ARGB xBGR; do
+      for p in "mode=exact" "mode=fast seams-per-pass=8 energy=forward" "mode=fast seams-per-pass=64 energy=gradient-l2 order=height-first"; do
+        size=${sizes[$((i % ${#sizes[@]}))]}; i=$((i + 1))
+        same_output "$n $fmt $size $p" "filesrc location=tests/data/$n.png ! pngdec ! videoconvert ! video/x-raw,format=$fmt" "$p" "video/x-raw,$size ! $(unpadded $fmt)"
+      done
+    done
+  done
+  # video: temporal coherence carries state from frame to frame; show-seams
+  for p in "width=280 temporal-coherence=1" "width=280 height=200 mode=fast temporal-coherence=0.5 energy=forward" \
+      "width=250 show-seams=true" "width=400 height=150 show-seams=true order=height-first"; do
+    same_output "ball RGBA $p" "videotestsrc pattern=ball num-buffers=12 ! video/x-raw,format=RGBA,width=333,height=217" \
+      "$p" "$(unpadded RGBA)"
+  done
 fi
 echo "smoke: $pass identical, $fail different"

@@ -1123,6 +1123,176 @@ gcvb_cpu_time (GcvbCpuProcess process, gpointer ctx, const char *what, const Gcv
   return TRUE;
 }
 
+gboolean
+gcvb_time_budget (GcvbTimedCall call, gpointer data, const char *what, int max_runs, double budget_s,
+    int *first_timed, GcvbResult * r)
+{
+  char msg[512] = "";
+  double *t, t0, first;
+  int n;
+
+  max_runs = MAX (max_runs, 1);
+  t0 = gcvb_now_ms ();
+  if (!call (data, 0, msg, sizeof (msg))) {
+    gcvb_result_fail (r, "%s: %s", what, msg);
+    return FALSE;
+  }
+  first = gcvb_now_ms () - t0;
+  if (first * 1e-3 >= budget_s) {
+    /* one call is over the budget: the warm-up is the measurement */
+    r->count = 1;
+    r->ms = r->mean_ms = first;
+    r->fps = 1000.0 / first;
+    if (first_timed)
+      *first_timed = 0;
+    gcvb_result_note (r, "1 run (the warm-up: it alone is over the %.0f s budget)", budget_s);
+    return TRUE;
+  }
+  n = (int) MIN ((double) max_runs, MAX (1.0, floor (budget_s / (first * 1e-3))));
+  t = g_new (double, n);
+  for (int i = 0; i < n; i++) {
+    t0 = gcvb_now_ms ();
+    if (!call (data, i + 1, msg, sizeof (msg))) {
+      gcvb_result_fail (r, "%s: %s", what, msg);
+      g_free (t);
+      return FALSE;
+    }
+    t[i] = gcvb_now_ms () - t0;
+  }
+  if (n < max_runs)
+    gcvb_result_note (r, "%d run%s (the %.0f s budget)", n, n == 1 ? "" : "s", budget_s);
+  if (first_timed)
+    *first_timed = 1;
+  r->count = n;
+  r->mean_ms = gcvb_mean (t, n);
+  r->ms = gcvb_median (t, n);
+  r->fps = 1000.0 / r->ms;
+  g_free (t);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* pictures */
+
+static GstElement *
+make_element (const char *factory, GError ** error)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+
+  if (e == NULL)
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN, "element %s not found", factory);
+  return e;
+}
+
+gboolean
+gcvb_write_png (const char *path, const guint8 * pixels, int w, int h, size_t stride, const char *format,
+    const GcvbLabel * labels, int n_labels, GError ** error)
+{
+  GstVideoInfo info;
+  GstElement *pipe = NULL, *src, *conv, *last, *conv2, *enc, *sink;
+  GstBuffer *buf;
+  GstMessage *msg = NULL;
+  GstBus *bus = NULL;
+  GstCaps *caps;
+  gboolean ok = FALSE, have_text = gcvb_have_factory ("textoverlay");
+  static gboolean warned;
+  size_t row;
+
+  if (!gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h)
+      || GST_VIDEO_INFO_N_PLANES (&info) != 1) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "%s: bad picture format %s %dx%d",
+        path, format, w, h);
+    return FALSE;
+  }
+  if (n_labels > 0 && !have_text && !warned) {
+    g_printerr ("warning: no textoverlay element (gst-plugins-base pango): pictures without labels\n");
+    warned = TRUE;
+  }
+  pipe = gst_pipeline_new ("png");
+  {
+    static const char *const names[] = { "appsrc", "videoconvert", "videoconvert", "pngenc", "filesink" };
+    GstElement **dst[] = { &src, &conv, &conv2, &enc, &sink };
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+      if ((*dst[i] = make_element (names[i], error)) == NULL)
+        goto done;
+      gst_bin_add (GST_BIN (pipe), *dst[i]);
+    }
+  }
+  if (!gst_element_link (src, conv))
+    goto link_error;
+  last = conv;
+  for (int i = 0; have_text && i < n_labels; i++) {
+    GstElement *t = make_element ("textoverlay", error);
+    if (t == NULL)
+      goto done;
+    g_object_set (t, "text", labels[i].text, "font-desc", labels[i].font ? labels[i].font : "Sans 12",
+        "halignment", 0 /* left */ , "valignment", 2 /* top */ , "xpad", 0, "ypad", 0,
+        "deltax", labels[i].x, "deltay", labels[i].y, "color", 0xff000000u, "draw-outline", FALSE,
+        "draw-shadow", FALSE, "shaded-background", FALSE, "auto-resize", FALSE, NULL);
+    gst_bin_add (GST_BIN (pipe), t);
+    if (!gst_element_link (last, t))
+      goto link_error;
+    last = t;
+  }
+  {
+    /* no alpha in the file: RGB, or GRAY8 for grey formats */
+    GstCaps *png_caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+        GST_VIDEO_INFO_IS_GRAY (&info) ? "GRAY8" : "RGB", NULL);
+    gboolean linked = gst_element_link (last, conv2) && gst_element_link_filtered (conv2, enc, png_caps)
+        && gst_element_link (enc, sink);
+    gst_caps_unref (png_caps);
+    if (!linked)
+      goto link_error;
+  }
+  g_object_set (enc, "compression-level", 9, NULL);
+  caps = gst_video_info_to_caps (&info);
+  gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION, 1, 1, NULL);
+  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
+  gst_caps_unref (caps);
+  g_object_set (sink, "location", path, NULL);
+
+  if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE, "%s: cannot start the PNG pipeline", path);
+    goto done;
+  }
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  {
+    GstMapInfo map;
+    gst_buffer_map (buf, &map, GST_MAP_WRITE);
+    row = (size_t) GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0) * w;
+    for (int y = 0; y < h; y++)
+      memcpy (map.data + (size_t) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0), pixels + (size_t) y * stride, row);
+    gst_buffer_unmap (buf, &map);
+  }
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = GST_SECOND;
+  gst_app_src_push_buffer (GST_APP_SRC (src), buf);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  bus = gst_element_get_bus (pipe);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s: the PNG pipeline did not finish", path);
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *e = NULL;
+    gst_message_parse_error (msg, &e, NULL);
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED, "%s: %s", path, e->message);
+    g_error_free (e);
+  } else {
+    ok = TRUE;
+  }
+  goto done;
+link_error:
+  g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "%s: cannot link the PNG pipeline", path);
+done:
+  if (msg)
+    gst_message_unref (msg);
+  if (bus)
+    gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  return ok;
+}
+
 /* ------------------------------------------------------------------------ */
 /* CUDA kernels */
 

@@ -282,6 +282,41 @@ gboolean gcvb_cpu_time (GcvbCpuProcess process, gpointer ctx, const char *what, 
     guint8 * out, int out_w, int out_h, size_t out_row, int n_threads, int warmup, int runs,
     GcvbResult * r);
 
+/* Call i of gcvb_time_budget (0: the warm-up); FALSE after writing why into
+ * err. */
+typedef gboolean (*GcvbTimedCall) (gpointer data, int i, char *err, size_t err_len);
+
+/* Wall-clock timing of slow code (a CPU backend, a peer library) within a
+ * time budget: call 0 is a warm-up whose duration sets how many timed
+ * calls 1 .. n follow, n = min (max_runs, budget_s / warm-up) (at least 1);
+ * when the warm-up alone takes budget_s or more, it is the measurement (a
+ * note says so; *first_timed, when not NULL, gets 0, else 1: the calls
+ * first_timed .. first_timed + count - 1 were timed).  r gets count, ms
+ * (median), mean_ms, fps and a note when the budget cut the runs below
+ * max_runs.  FALSE after gcvb_result_fail (r, "<what>: <err>"). */
+gboolean gcvb_time_budget (GcvbTimedCall call, gpointer data, const char *what, int max_runs,
+    double budget_s, int *first_timed, GcvbResult * r);
+
+/* ------------------------------------------------------------------------ */
+/* pictures */
+
+/* A text drawn onto a picture by gcvb_write_png: its top-left corner at
+ * (x, y) pixels, black, font-desc `font` (NULL: "Sans 12"). */
+typedef struct {
+  const char *text;
+  int x, y;
+  const char *font;
+} GcvbLabel;
+
+/* Writes a w x h picture of `format` (a GStreamer format with one plane:
+ * "RGBA", "RGB", "GRAY8", ...; rows `stride` bytes apart) to a PNG file
+ * through GStreamer (videoconvert ! [textoverlay ...] ! pngenc), as RGB (or
+ * GRAY8 for grey formats: alpha is dropped), with the labels drawn on it
+ * when textoverlay exists (else without them, and a warning).  FALSE with
+ * *error set on failure. */
+gboolean gcvb_write_png (const char *path, const guint8 * pixels, int w, int h, size_t stride,
+    const char *format, const GcvbLabel * labels, int n_labels, GError ** error);
+
 /* ------------------------------------------------------------------------ */
 /* CUDA kernels */
 
