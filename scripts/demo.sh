@@ -5,8 +5,8 @@
 #   out/coffee-x3.png       cudabsplinescale: the photo enlarged 3x with the B-spline
 #   out/ball-trail.png      cudaconv3d: the last frame of a moving ball smoothed over
 #                           space and time (a 9 x 9 x 15 Gaussian): its motion trail
-#   out/coffee-carved.png   cudaseamcarve: the photo 25% narrower, cups and saucers kept
-#   out/coffee-seams.png    cudaseamcarve: the photo with the seams it removed painted red
+#   out/cat-carved.png      cudaseamcarve: a cat photo 25% narrower, the eyes kept round
+#   out/cat-seams.png       cudaseamcarve: the photo with the seams it removed painted red
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -38,13 +38,13 @@ gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=24 \
   ! video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 \
   ! cudaconv3d size=9 temporal-size=15 ! videoconvert ! pngenc ! multifilesink location=out/ball-trail.png
 
-gst-launch-1.0 -q filesrc location="$input" ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
-  ! cudaseamcarve ! video/x-raw,width=450 ! videoconvert ! pngenc ! filesink location=out/coffee-carved.png
-gst-launch-1.0 -q filesrc location="$input" ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
-  ! cudaseamcarve width=450 show-seams=true ! videoconvert ! pngenc ! filesink location=out/coffee-seams.png
+gst-launch-1.0 -q filesrc location=tests/data/chelsea.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
+  ! cudaseamcarve ! video/x-raw,width=338 ! videoconvert ! pngenc ! filesink location=out/cat-carved.png
+gst-launch-1.0 -q filesrc location=tests/data/chelsea.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
+  ! cudaseamcarve width=338 show-seams=true ! videoconvert ! pngenc ! filesink location=out/cat-seams.png
 
 echo "demo: cudacanny, cudabsplinescale, cudaconv3d and cudaseamcarve ran on $backend"
 echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
 echo "      out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
 echo "      out/ball-trail.png (a moving ball smoothed in space and time: its trail)"
-echo "      and out/coffee-carved.png, out/coffee-seams.png (seam carving to 75% width, and its seams)"
+echo "      and out/cat-carved.png, out/cat-seams.png (seam carving to 75% width, and its seams)"
