@@ -639,49 +639,7 @@ test_fast_disjoint (void)
 
 /* ---- 4. backend against the reference --------------------------------------------------- */
 
-typedef struct {
-  int photo, x0, y0;
-  int in_w, in_h, out_w, out_h;
-  int layout;
-  GcvSeamParams p;
-  int frames, pan;              /* a clip: the window moves pan px per frame, noise +-2 */
-  size_t pad;
-  int want_out, want_mask;
-  int n_threads;
-  int switch_order_at;          /* frame at which params.order flips (-1 never) */
-  int reset_at;                 /* frame before which both sides reset (-1 never) */
-  int cut_at;                   /* frame from which the clip shows another photo (-1 never) */
-} Case;
-
-static Case
-case_make (int photo, int in_w, int in_h, int out_w, int out_h, int layout, GcvSeamEnergy e, GcvSeamMode mode,
-    int spp, GcvSeamOrder order)
-{
-  Case c;
-
-  memset (&c, 0, sizeof (c));
-  c.photo = photo;
-  c.x0 = 31 * photo + 17;
-  c.y0 = 23 * photo + 40;
-  c.in_w = in_w;
-  c.in_h = in_h;
-  c.out_w = out_w;
-  c.out_h = out_h;
-  c.layout = layout;
-  c.p = seam_test_params ();
-  c.p.energy = e;
-  c.p.mode = mode;
-  c.p.seams_per_pass = spp;
-  c.p.order = order;
-  c.frames = 1;
-  c.pad = 0;
-  c.want_out = c.want_mask = 1;
-  c.n_threads = 0;
-  c.switch_order_at = -1;
-  c.reset_at = -1;
-  c.cut_at = -1;
-  return c;
-}
+typedef SeamTestCase Case;
 
 static long n_cases_run;
 
@@ -769,7 +727,7 @@ test_against_reference (void)
     for (int m = 0; m < 3; m++)
       for (int o = 0; o < 2; o++)
         for (size_t s = 0; s < sizeof (shapes) / sizeof (shapes[0]); s++, n++) {
-          Case c = case_make (n % 4, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], layouts[n % 8], e,
+          Case c = seam_test_case_make (n % 4, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], layouts[n % 8], e,
               m == 0 ? GCV_SEAM_MODE_EXACT : GCV_SEAM_MODE_FAST, m == 1 ? 3 : 16, o);
           c.pad = (size_t) (n % 3) * 7;
           c.p.mask_alpha = (n / 8) % 2;
@@ -780,7 +738,7 @@ test_against_reference (void)
   /* every layout with alpha on and off, padded, on a larger crop */
   for (int li = 0; li < SEAM_TEST_N_LAYOUTS; li++)
     for (int a = 0; a < 2; a++) {
-      Case c = case_make (li % 4, 121, 87, 96, 70, li, li % 3, a ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 5,
+      Case c = seam_test_case_make (li % 4, 121, 87, 96, 70, li, li % 3, a ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 5,
           li % 2);
       c.p.mask_alpha = a;
       c.pad = 13;
@@ -796,7 +754,7 @@ test_against_reference (void)
     };
     for (size_t t = 0; t < sizeof (tiny) / sizeof (tiny[0]); t++)
       for (int e = 0; e < 3; e++) {
-        Case c = case_make ((int) (t + e) % 4, tiny[t][0], tiny[t][1], tiny[t][2], tiny[t][3], (int) (t + e) % 8, e,
+        Case c = seam_test_case_make ((int) (t + e) % 4, tiny[t][0], tiny[t][1], tiny[t][2], tiny[t][3], (int) (t + e) % 8, e,
             t % 2 ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 2, (t / 2) % 2);
         c.pad = t % 2 ? 3 : 0;
         c.p.mask_alpha = (int) (t % 3 == 0);
@@ -811,7 +769,7 @@ test_against_reference (void)
     static const int sh[][4] = { {64, 48, 50, 48}, {64, 48, 64, 36}, {64, 48, 52, 37}, {40, 30, 55, 38} };
     static const int pans[] = { 1, 6, 13 };
     static const double tcs[] = { 1.0, 0.5, 0.1, 0.05, 0.3 };
-    Case c = case_make (k % 4, sh[k % 4][0], sh[k % 4][1], sh[k % 4][2], sh[k % 4][3], (k * 3) % 8, k % 3,
+    Case c = seam_test_case_make (k % 4, sh[k % 4][0], sh[k % 4][1], sh[k % 4][2], sh[k % 4][3], (k * 3) % 8, k % 3,
         k % 2 ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 4, (k / 2) % 2);
     c.frames = 4;
     c.pan = pans[k % 3];
@@ -830,8 +788,8 @@ test_against_reference (void)
   /* clips with few seams in wide pictures: the previous seams are far
    * apart, so the penalty's cap at GCV_SEAM_TEMPORAL_RANGE matters */
   for (int k = 0; k < 6; k++) {
-    Case c = k % 2 ? case_make (k % 4, 37, 131, 37, 127, 2 + k, k % 3, GCV_SEAM_MODE_EXACT, 1, k % 2)
-        : case_make (k % 4, 131, 37, 127, 37, k, k % 3, k % 4 ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 2, 0);
+    Case c = k % 2 ? seam_test_case_make (k % 4, 37, 131, 37, 127, 2 + k, k % 3, GCV_SEAM_MODE_EXACT, 1, k % 2)
+        : seam_test_case_make (k % 4, 131, 37, 127, 37, k, k % 3, k % 4 ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 2, 0);
     c.frames = 5;
     c.pan = 3 + k;
     c.p.temporal_coherence = 0.05 + 0.1 * k;
@@ -844,7 +802,7 @@ test_against_reference (void)
    * the cap */
   for (int k = 0; k < 36; k++) {
     int W = 40 + 7 * (k % 9), H = 30 + 5 * (k % 7);
-    Case c = case_make (k % 4, W, H, W - 1 - k % 4, H - (k % 3 == 0 ? 2 : 0), k % 8, k % 3, k % 2, 2, k % 2);
+    Case c = seam_test_case_make (k % 4, W, H, W - 1 - k % 4, H - (k % 3 == 0 ? 2 : 0), k % 8, k % 3, k % 2, 2, k % 2);
     c.frames = 6;
     c.pan = k % 5;
     c.p.temporal_coherence = 0.02 * (1 + k % 12);
@@ -854,7 +812,7 @@ test_against_reference (void)
 
   /* output only, mask only */
   for (int k = 0; k < 4; k++) {
-    Case c = case_make (k, 47, 39, k % 2 ? 60 : 30, k < 2 ? 25 : 39, k * 2, k % 3, GCV_SEAM_MODE_FAST, 3, k % 2);
+    Case c = seam_test_case_make (k, 47, 39, k % 2 ? 60 : 30, k < 2 ? 25 : 39, k * 2, k % 3, GCV_SEAM_MODE_FAST, 3, k % 2);
     c.want_out = k % 2 == 0;
     c.want_mask = !c.want_out;
     c.frames = 2;
@@ -866,43 +824,43 @@ test_against_reference (void)
   /* larger crops, both stages: the threaded loops run (rows x columns
    * past the backend's threshold) */
   {
-    Case c = case_make (1, 241, 163, 190, 140, 2, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_EXACT, 1, 0);
+    Case c = seam_test_case_make (1, 241, 163, 190, 140, 2, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_EXACT, 1, 0);
     c.p.mask_alpha = 1;
     run_case (&c);
-    c = case_make (2, 233, 171, 290, 150, 0, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 20, 1);
+    c = seam_test_case_make (2, 233, 171, 290, 150, 0, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 20, 1);
     c.pad = 5;
     run_case (&c);
-    c = case_make (3, 180, 131, 100, 200, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_FAST, 1024, 0);
+    c = seam_test_case_make (3, 180, 131, 100, 200, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_FAST, 1024, 0);
     run_case (&c);
     if (!quick) {
-      c = case_make (0, 320, 240, 290, 215, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
+      c = seam_test_case_make (0, 320, 240, 290, 215, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
       c.p.mask_alpha = 1;
       c.frames = 2;
       c.pan = 2;
       c.p.temporal_coherence = 0.5;
       run_case (&c);
-      c = case_make (1, 300, 200, 240, 200, 0, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 8, 0);
+      c = seam_test_case_make (1, 300, 200, 240, 200, 0, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 8, 0);
       c.frames = 3;
       c.pan = 1;
       c.p.temporal_coherence = 1.0;
       c.n_threads = 2;
       run_case (&c);
-      c = case_make (2, 257, 190, 257, 150, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_EXACT, 1, 1);
+      c = seam_test_case_make (2, 257, 190, 257, 150, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_EXACT, 1, 1);
       c.pad = 9;
       run_case (&c);
-      c = case_make (3, 280, 170, 380, 230, 7, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 16, 1);
+      c = seam_test_case_make (3, 280, 170, 380, 230, 7, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 16, 1);
       c.frames = 2;
       c.p.temporal_coherence = 0.2;
       run_case (&c);
-      c = case_make (0, 200, 260, 150, 300, 5, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 40, 0);
+      c = seam_test_case_make (0, 200, 260, 150, 300, 5, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 40, 0);
       c.p.mask_alpha = 1;
       run_case (&c);
       /* past the threshold of the per-pass threads (banded removal) */
-      c = case_make (2, 421, 331, 405, 320, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
+      c = seam_test_case_make (2, 421, 331, 405, 320, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
       c.p.mask_alpha = 1;
       c.n_threads = 2;
       run_case (&c);
-      c = case_make (3, 367, 401, 340, 390, 0, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 6, 1);
+      c = seam_test_case_make (3, 367, 401, 340, 390, 0, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 6, 1);
       c.n_threads = 3;
       c.frames = 2;
       c.p.temporal_coherence = 0.4;
@@ -926,7 +884,7 @@ test_random_cases (void)
       out_w = in_w;
     else if (gcv_test_rand (&st) % 3 == 0)
       out_h = in_h;
-    c = case_make ((int) (gcv_test_rand (&st) % 4), in_w, in_h, out_w, out_h, (int) (gcv_test_rand (&st) % 8),
+    c = seam_test_case_make ((int) (gcv_test_rand (&st) % 4), in_w, in_h, out_w, out_h, (int) (gcv_test_rand (&st) % 8),
         (int) (gcv_test_rand (&st) % 3), (int) (gcv_test_rand (&st) % 2), 1 + (int) (gcv_test_rand (&st) % 9),
         (int) (gcv_test_rand (&st) % 2));
     c.x0 = (int) (gcv_test_rand (&st) % 600);

@@ -95,44 +95,7 @@ crop (int photo, int x0, int y0, int w, int h, int noise, uint32_t seed)
 
 /* ---- one case ----------------------------------------------------------------------- */
 
-typedef struct {
-  int photo, x0, y0;
-  int in_w, in_h, out_w, out_h;
-  int layout;
-  GcvSeamParams p;
-  int frames, pan;              /* a clip: the window moves pan px per frame, noise +-2 */
-  size_t pad;                   /* host (and linear device) padding */
-  int pitched;                  /* device planes from cudaMallocPitch */
-  int want_out, want_mask;
-  int switch_order_at, reset_at;
-  int spp_change_at;            /* frame from which seams_per_pass doubles (-1 never) */
-} Case;
-
-static Case
-case_make (int photo, int in_w, int in_h, int out_w, int out_h, int layout, GcvSeamEnergy e, GcvSeamMode mode,
-    int spp, GcvSeamOrder order)
-{
-  Case c;
-
-  memset (&c, 0, sizeof (c));
-  c.photo = photo;
-  c.x0 = 31 * photo + 17;
-  c.y0 = 23 * photo + 40;
-  c.in_w = in_w;
-  c.in_h = in_h;
-  c.out_w = out_w;
-  c.out_h = out_h;
-  c.layout = layout;
-  c.p = seam_test_params ();
-  c.p.energy = e;
-  c.p.mode = mode;
-  c.p.seams_per_pass = spp;
-  c.p.order = order;
-  c.frames = 1;
-  c.want_out = c.want_mask = 1;
-  c.switch_order_at = c.reset_at = c.spp_change_at = -1;
-  return c;
-}
+typedef SeamTestCase Case;
 
 /* Downloads a device plane (rows of `stride` bytes, padding too) into a
  * host buffer of the same stride; returns it (malloc'd) or NULL. */
@@ -329,7 +292,7 @@ test_matrix (int small)
       for (int o = 0; o < 2; o++)
         for (int s = 0; s < n_shapes; s++, n++) {
           const int sh = small ? (n * 3) % (int) (sizeof (shapes) / sizeof (shapes[0])) : s;
-          Case c = case_make (n % 4, shapes[sh][0], shapes[sh][1], shapes[sh][2], shapes[sh][3], n % 8, e,
+          Case c = seam_test_case_make (n % 4, shapes[sh][0], shapes[sh][1], shapes[sh][2], shapes[sh][3], n % 8, e,
               m == 0 ? GCV_SEAM_MODE_EXACT : GCV_SEAM_MODE_FAST, spp[m], o);
           c.pad = (size_t) (n % 3) * 7;
           c.pitched = n % 2;
@@ -343,7 +306,7 @@ test_layouts (void)
 {
   for (int li = 0; li < SEAM_TEST_N_LAYOUTS; li++)
     for (int a = 0; a < 2; a++) {
-      Case c = case_make (li % 4, quick ? 121 : 301, quick ? 87 : 197, quick ? 96 : 250, quick ? 70 : 160, li, li % 3,
+      Case c = seam_test_case_make (li % 4, quick ? 121 : 301, quick ? 87 : 197, quick ? 96 : 250, quick ? 70 : 160, li, li % 3,
           a ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 5, li % 2);
       c.p.mask_alpha = a;
       c.pad = 13;
@@ -363,7 +326,7 @@ test_tiny (void)
   };
   for (size_t t = 0; t < sizeof (tiny) / sizeof (tiny[0]); t++)
     for (int e = 0; e < 3; e++) {
-      Case c = case_make ((int) (t + e) % 4, tiny[t][0], tiny[t][1], tiny[t][2], tiny[t][3], (int) (t + e) % 8, e,
+      Case c = seam_test_case_make ((int) (t + e) % 4, tiny[t][0], tiny[t][1], tiny[t][2], tiny[t][3], (int) (t + e) % 8, e,
           t % 2 ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 2, (t / 2) % 2);
       c.pad = t % 2 ? 3 : 0;
       c.pitched = (int) (t + e) % 2;
@@ -387,7 +350,7 @@ test_band_sizes (void)
     if (quick && (sz[k][0] * sz[k][1] > 70000))
       continue;
     for (int m = 0; m < 2; m++) {
-      Case c = case_make (k % 4, sz[k][0], sz[k][1], sz[k][2], sz[k][3], (k + m) % 8, (k + m) % 3,
+      Case c = seam_test_case_make (k % 4, sz[k][0], sz[k][1], sz[k][2], sz[k][3], (k + m) % 8, (k + m) % 3,
           m ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 7, (k / 2) % 2);
       c.pitched = (k + m) % 2;
       c.pad = (size_t) (k % 5);
@@ -403,7 +366,7 @@ test_clips (void)
 {
   for (int k = 0; k < 12; k++) {
     static const int sh[][4] = { {96, 72, 80, 72}, {96, 72, 96, 50}, {96, 72, 70, 55}, {60, 40, 85, 52} };
-    Case c = case_make (k % 4, sh[k % 4][0], sh[k % 4][1], sh[k % 4][2], sh[k % 4][3], (k * 3) % 8, k % 3,
+    Case c = seam_test_case_make (k % 4, sh[k % 4][0], sh[k % 4][1], sh[k % 4][2], sh[k % 4][3], (k * 3) % 8, k % 3,
         k % 2 ? GCV_SEAM_MODE_FAST : GCV_SEAM_MODE_EXACT, 4, (k / 2) % 2);
     c.frames = quick ? 3 : 5;
     c.pan = 1;
@@ -420,7 +383,7 @@ test_clips (void)
     run_case (&c);
   }
   for (int k = 0; k < 4; k++) {
-    Case c = case_make (k, 47, 39, k % 2 ? 60 : 30, k < 2 ? 25 : 39, k * 2, k % 3, GCV_SEAM_MODE_FAST, 3, k % 2);
+    Case c = seam_test_case_make (k, 47, 39, k % 2 ? 60 : 30, k < 2 ? 25 : 39, k * 2, k % 3, GCV_SEAM_MODE_FAST, 3, k % 2);
     c.want_out = k % 2 == 0;
     c.want_mask = !c.want_out;
     c.frames = 3;
@@ -434,13 +397,13 @@ test_clips (void)
 static void
 test_large (void)
 {
-  Case c = case_make (1, 1920, 1080, 1728, 1080, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
+  Case c = seam_test_case_make (1, 1920, 1080, 1728, 1080, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
   c.pitched = 1;
   run_case (&c);
-  c = case_make (2, 1920, 1080, 1440, 1080, 3, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 16, 0);
+  c = seam_test_case_make (2, 1920, 1080, 1440, 1080, 3, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 16, 0);
   c.pad = 6;
   run_case (&c);
-  c = case_make (3, 1920, 1080, 1800, 1000, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_FAST, 8, 1);
+  c = seam_test_case_make (3, 1920, 1080, 1800, 1000, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_FAST, 8, 1);
   c.pitched = 1;
   c.frames = 2;
   c.pan = 3;
@@ -448,18 +411,18 @@ test_large (void)
   run_case (&c);
   /* the timed configuration (an earlier version of the seam map got a
    * different number of passes on it) */
-  c = case_make (3, 1920, 1080, 1728, 1080, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 8, 0);
+  c = seam_test_case_make (3, 1920, 1080, 1728, 1080, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 8, 0);
   c.x0 = c.y0 = 0;
   c.pitched = 1;
   run_case (&c);
-  c = case_make (0, 1920, 1080, 1980, 1080, 6, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 32, 0);
+  c = seam_test_case_make (0, 1920, 1080, 1980, 1080, 6, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 32, 0);
   c.pitched = 1;
   run_case (&c);
-  c = case_make (0, 3840, 2160, 3712, 2100, 2, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 32, 0);
+  c = seam_test_case_make (0, 3840, 2160, 3712, 2100, 2, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 32, 0);
   c.pitched = 1;
   c.p.mask_alpha = 1;
   run_case (&c);
-  c = case_make (1, 3840, 2160, 3830, 2160, 0, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 1);
+  c = seam_test_case_make (1, 3840, 2160, 3830, 2160, 0, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 1);
   c.pitched = 1;
   run_case (&c);
 }
@@ -780,7 +743,7 @@ main (void)
   test_matrix (1);
   test_tiny ();
   {
-    Case c = case_make (2, 641, 481, 603, 452, 2, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 6, 1);
+    Case c = seam_test_case_make (2, 641, 481, 603, 452, 2, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 6, 1);
     c.frames = 2;
     c.p.temporal_coherence = 1.0;
     c.p.mask_alpha = 1;

@@ -779,3 +779,29 @@ seam_test_padding_intact (const SeamTestFrame * f, uint32_t seed)
   }
   return 1;
 }
+
+SeamTestCase
+seam_test_case_make (int photo, int in_w, int in_h, int out_w, int out_h, int layout, GcvSeamEnergy e,
+    GcvSeamMode mode, int spp, GcvSeamOrder order)
+{
+  SeamTestCase c;
+
+  memset (&c, 0, sizeof (c));
+  c.photo = photo;
+  c.x0 = 31 * photo + 17;
+  c.y0 = 23 * photo + 40;
+  c.in_w = in_w;
+  c.in_h = in_h;
+  c.out_w = out_w;
+  c.out_h = out_h;
+  c.layout = layout;
+  c.p = seam_test_params ();
+  c.p.energy = e;
+  c.p.mode = mode;
+  c.p.seams_per_pass = spp;
+  c.p.order = order;
+  c.frames = 1;
+  c.want_out = c.want_mask = 1;
+  c.switch_order_at = c.reset_at = c.cut_at = c.spp_change_at = -1;
+  return c;
+}

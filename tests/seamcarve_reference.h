@@ -125,6 +125,30 @@ long seam_test_frame_diff (const SeamTestFrame * a, const SeamTestFrame * b, int
  * seam_test_frame_new (.., seed) wrote. */
 int seam_test_padding_intact (const SeamTestFrame * f, uint32_t seed);
 
+/* One test case of the algorithm and CUDA tests: a window of a photo
+ * carved from in_w x in_h to out_w x out_h in a layout, over `frames`
+ * frames.  Fields a test does not use stay at their defaults. */
+typedef struct {
+  int photo, x0, y0;            /* the photo and the window's corner */
+  int in_w, in_h, out_w, out_h;
+  int layout;
+  GcvSeamParams p;
+  int frames, pan;              /* a clip: the window moves pan px per frame, noise +-2 */
+  size_t pad;                   /* host (and linear device) row padding */
+  int pitched;                  /* CUDA: device planes from cudaMallocPitch */
+  int want_out, want_mask;
+  int n_threads;                /* CPU: 0 = all cores */
+  int switch_order_at;          /* frame at which params.order flips (-1 never) */
+  int reset_at;                 /* frame before which both sides reset (-1 never) */
+  int cut_at;                   /* frame from which the clip shows another photo (-1 never) */
+  int spp_change_at;            /* frame from which seams_per_pass doubles (-1 never) */
+} SeamTestCase;
+
+/* A one-frame case with output and mask, the window at a corner that
+ * depends on the photo, no padding, every *_at -1. */
+SeamTestCase seam_test_case_make (int photo, int in_w, int in_h, int out_w, int out_h, int layout,
+    GcvSeamEnergy e, GcvSeamMode mode, int spp, GcvSeamOrder order);
+
 #ifdef __cplusplus
 }
 #endif
