@@ -63,9 +63,6 @@
 #endif
 
 #include "gstcudaseamcarve.h"
-#if GCV_HAVE_CUDA
-#include "gcv-cuda.h"
-#endif
 
 #include <string.h>
 
@@ -514,8 +511,7 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
       backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
 
   if (self->showing) {
-    self->host_mask_stride = geom->in_width;
-    self->host_mask = g_try_malloc ((gsize) geom->in_width * geom->in_height);
+    self->host_mask = g_try_malloc ((gsize) 2 * geom->in_width * geom->in_height);
     if (self->host_mask == NULL) {
       g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
           "no memory for a %dx%d seam mask", geom->in_width, geom->in_height);
@@ -588,7 +584,7 @@ paint_seams (GstCudaVideoSeamCarve * self, GstVideoFrame * in_frame, GstVideoFra
 {
   const GcvSeamGeometry *geom = &self->geom;
   gsize n = (gsize) geom->in_width * geom->in_height, i;
-  guint8 *bits = g_malloc (n);
+  guint8 *bits = self->host_mask + n;
   GcvPlane plane = { bits, geom->in_width, geom->in_height, geom->in_width };
   static const struct
   {
@@ -604,7 +600,6 @@ paint_seams (GstCudaVideoSeamCarve * self, GstVideoFrame * in_frame, GstVideoFra
       bits[i] = self->host_mask[i] & layers[l].bit;
     gst_cuda_video_filter_paint_mask (out_frame, &plane, layers[l].argb);
   }
-  g_free (bits);
 }
 
 static GstFlowReturn
@@ -615,7 +610,7 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   const GcvSeamGeometry *geom = &self->geom;
   GcvSeamParams params;
   GcvPlane in[GCV_SEAM_MAX_PLANES], out[GCV_SEAM_MAX_PLANES];
-  GcvPlane mask = { self->host_mask, geom->in_width, geom->in_height, self->host_mask_stride };
+  GcvPlane mask = { self->host_mask, geom->in_width, geom->in_height, geom->in_width };
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
   gint p;
@@ -649,7 +644,7 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
   if (self->showing) {
     if (!gst_cuda_video_filter_download (filter, &self->dev_mask, self->host_mask,
-            self->host_mask_stride, geom->in_width, &error))
+            geom->in_width, geom->in_width, &error))
       goto gst_error;
   } else {
     for (p = 0; p < geom->n_planes; p++)

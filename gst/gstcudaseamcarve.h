@@ -49,8 +49,9 @@ struct _GstCudaVideoSeamCarve
   gsize row_bytes;              /* input row of one plane */
   gsize out_row_bytes;
   GcvSeamCpu *cpu;
-  guint8 *host_mask;            /* CPU backend: the mask (show-seams) */
-  gsize host_mask_stride;
+  /* show-seams: the seam mask (in_width x in_height, packed rows) and,
+   * right after it, the scratch one colour's layer is painted from */
+  guint8 *host_mask;
 #if GCV_HAVE_CUDA
   GcvSeamCuda *cuda;
   GcvPlane dev_in[GCV_SEAM_MAX_PLANES];
