@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "overlay.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 static inline int
 covered (const GcvPlane * mask, int cx, int cy, int xs, int ys)
 {
@@ -61,4 +64,47 @@ gcv_argb_to_luma (uint32_t argb)
   int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
 
   return (uint8_t) ((9798 * r + 19235 * g + 3735 * b + 16384) >> 15);
+}
+
+static void
+mask_line (GcvPlane * mask, int x0, int y0, int x1, int y1)
+{
+  int dx = abs (x1 - x0), dy = -abs (y1 - y0);
+  int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, e = dx + dy;
+
+  for (;;) {
+    if (x0 >= 0 && y0 >= 0 && x0 < mask->width && y0 < mask->height)
+      ((uint8_t *) mask->data)[(size_t) y0 * mask->stride + x0] = 255;
+    int e2 = 2 * e;             /* both tests see the error before either step */
+    if (x0 == x1 && y0 == y1)
+      break;
+    if (e2 >= dy) {
+      e += dy;
+      x0 += sx;
+    }
+    if (e2 <= dx) {
+      e += dx;
+      y0 += sy;
+    }
+  }
+}
+
+void
+gcv_overlay_arrow (GcvPlane * mask, int x0, int y0, int x1, int y1)
+{
+  double len = hypot (x1 - x0, y1 - y0), head, ux, uy;
+  int k;
+
+  mask_line (mask, x0, y0, x1, y1);
+  if (len < 2.0)
+    return;
+  head = len / 3.0 < 2.0 ? 2.0 : len / 3.0 > 8.0 ? 8.0 : len / 3.0;
+  ux = (x0 - x1) / len;
+  uy = (y0 - y1) / len;
+  for (k = -1; k <= 1; k += 2) {
+    /* the back-pointing unit vector turned by +-30 degrees */
+    double c = 0.8660254037844386, s = 0.5 * k;
+    double hx = ux * c - uy * s, hy = ux * s + uy * c;
+    mask_line (mask, x1, y1, x1 + (int) lround (head * hx), y1 + (int) lround (head * hy));
+  }
 }

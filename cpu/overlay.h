@@ -30,6 +30,13 @@ typedef struct {
 
 void gcv_overlay_component (const GcvComponent * comp, const GcvPlane * mask, uint8_t value, uint8_t alpha);
 
+/* Sets to 255 the mask pixels of a 1-pixel line from (x0, y0) to (x1, y1)
+ * (Bresenham, clipped to the mask) and, when the line is at least 2 pixels
+ * long, of an arrow head at (x1, y1): two strokes of a third of the length
+ * (at least 2, at most 8 pixels) at +-30 degrees.  A zero-length arrow
+ * marks the single pixel. */
+void gcv_overlay_arrow (GcvPlane * mask, int x0, int y0, int x1, int y1);
+
 /* ARGB colour to BT.601 limited-range Y'CbCr (8 bit) and to full-range luma
  * (the GCV_LUMA_PACKED32 formula), for painting YUV and GRAY frames. */
 void gcv_argb_to_ycbcr601 (uint32_t argb, uint8_t * y, uint8_t * cb, uint8_t * cr);

@@ -120,6 +120,7 @@ static gboolean gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCap
     GstCaps * outcaps);
 static GstFlowReturn gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf);
+static GstFlowReturn gst_cuda_video_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf);
 static gboolean gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event);
 static gboolean gst_cuda_video_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query);
@@ -171,6 +172,9 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_set_caps);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform);
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_ip);
+  /* passthrough (same caps in scalers) must not reach transform_ip */
+  trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_query);
   trans_class->transform_size = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_size);
@@ -672,6 +676,12 @@ gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInput * luma
 
 /* ---- CUDA frame helpers --------------------------------------------- */
 
+gint
+gst_cuda_video_filter_get_device (GstCudaVideoFilter * self)
+{
+  return self->priv->device;
+}
+
 GstCudaVideoBackend
 gst_cuda_video_filter_get_backend (GstCudaVideoFilter * self)
 {
@@ -1101,6 +1111,45 @@ map_failed:
       ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated caps",
           gst_buffer_get_size (inbuf)));
   return GST_FLOW_ERROR;
+}
+
+/* In place (subclasses with process_in_place): the buffer is the output. */
+static GstFlowReturn
+gst_cuda_video_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstVideoFrame frame;
+  /* no ref on the buffer while mapped, so that it stays writable for metas */
+  GstMapFlags flags = GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF;
+  GstFlowReturn ret;
+  gint64 t0, t1;
+
+  if (G_UNLIKELY (!self->priv->configured || klass->process_in_place == NULL)) {
+    GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL),
+        ("frame before caps were set, or in place without process_in_place"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (klass->writes_in_place && klass->writes_in_place (self))
+    flags |= GST_MAP_WRITE;
+  if (!buffer_holds_frame (buf, &self->in_info)
+      || !gst_video_frame_map (&frame, &self->in_info, buf, flags)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the video frame"),
+        ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated caps",
+            gst_buffer_get_size (buf)));
+    return GST_FLOW_ERROR;
+  }
+  t0 = g_get_monotonic_time ();
+  if (!begin_frame (self)) {
+    gst_video_frame_unmap (&frame);
+    return GST_FLOW_ERROR;
+  }
+  ret = klass->process_in_place (self, &frame);
+  t1 = g_get_monotonic_time ();
+  gst_video_frame_unmap (&frame);
+  if (ret == GST_FLOW_OK || ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
+    account_frame (self, t0, t1);
+  return ret;
 }
 
 GstFlowReturn

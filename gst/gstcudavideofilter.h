@@ -84,6 +84,13 @@ struct _GstCudaVideoFilter
  * @latency_frames: how many frames the output lags the input (answered in
  *     the LATENCY query; @process returns GST_BASE_TRANSFORM_FLOW_DROPPED
  *     while the first frames fill the history).
+ * @process_in_place: for analysers whose output is the input buffer (plus
+ *     metadata): one frame, mapped for reading, and for writing too when
+ *     @writes_in_place says so.  A subclass that sets it calls
+ *     gst_base_transform_set_in_place (TRUE) in its init: buffers then pass
+ *     through without a pixel copy.
+ * @writes_in_place: whether the next @process_in_place paints on the frame
+ *     (a read-only map then copies nothing).
  */
 struct _GstCudaVideoFilterClass
 {
@@ -98,6 +105,8 @@ struct _GstCudaVideoFilterClass
   void (*reset) (GstCudaVideoFilter * filter);
   GstFlowReturn (*drain) (GstCudaVideoFilter * filter);
   guint (*latency_frames) (GstCudaVideoFilter * filter);
+  GstFlowReturn (*process_in_place) (GstCudaVideoFilter * filter, GstVideoFrame * frame);
+  gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
 };
 
 /**
@@ -122,6 +131,8 @@ gboolean gst_cuda_video_filter_register_pair (GstPlugin * plugin, GType parent, 
 GstCudaVideoBackend gst_cuda_video_filter_get_backend (GstCudaVideoFilter * filter);
 /* Threads for the CPU backend (the n-threads property, 0 = all cores). */
 gint gst_cuda_video_filter_get_n_threads (GstCudaVideoFilter * filter);
+/* The CUDA device the instance runs on (valid with the CUDA backend). */
+gint gst_cuda_video_filter_get_device (GstCudaVideoFilter * filter);
 /* The instance's cudaStream_t; NULL for the CPU backend. */
 gpointer gst_cuda_video_filter_get_stream (GstCudaVideoFilter * filter);
 

@@ -208,6 +208,16 @@ Img *img_from_test_photo (GstVideoFormat fmt, gint w, gint h, gint which,
  * warning names the property (and contains @also, when not NULL). */
 void expect_rejected (GstElement * e, const gchar * prop, const GValue * bad,
     const gchar * also);
+
+/* Every property of @e: a nick, a blurb of 10 characters or more, and
+ * (readable and writable ones, GstObject's aside) its default in a fresh
+ * element.  Returns the number of properties. */
+guint check_properties_documented (GstElement * e, const gchar * name);
+/* Without a GPU: @factory (a cuda* element) with fallback=false fails to
+ * start, with a RESOURCE error on its bus (not a crash). */
+void check_no_fallback_fails (const gchar * factory);
+/* The nick of enum property @prop's current value. */
+const gchar *enum_nick (GstElement * e, const gchar * prop);
 /* expect_rejected for an int / double value */
 void reject_int (GstElement * e, const gchar * prop, gint v,
     const gchar * also);

@@ -82,25 +82,6 @@ prm_describe (const GcvSeamParams * p)
       p->temporal_coherence, p->mask_alpha);
 }
 
-/* the nick of an enum property */
-static const gchar *
-enum_nick (GstElement * e, const gchar * prop)
-{
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      prop);
-  GValue v = G_VALUE_INIT;
-  const gchar *nick;
-
-  fail_unless (pspec != NULL && G_IS_PARAM_SPEC_ENUM (pspec), "no enum %s",
-      prop);
-  g_value_init (&v, pspec->value_type);
-  g_object_get_property (G_OBJECT (e), prop, &v);
-  nick = g_enum_get_value (G_PARAM_SPEC_ENUM (pspec)->enum_class,
-      g_value_get_enum (&v))->value_nick;
-  g_value_unset (&v);
-  return nick;
-}
-
 /* sets the algorithm properties (enums by nick) and reads them back */
 static void
 apply_prm (GstElement * e, const GcvSeamParams * p)
@@ -407,7 +388,7 @@ GST_START_TEST (test_properties)
   const gchar *name = element_names[__i__];
   GstElement *e = gst_element_factory_make (name, NULL);
   GObjectClass *klass;
-  GParamSpec **specs, *pspec;
+  GParamSpec *pspec;
   guint n, i;
   static const struct
   {
@@ -434,28 +415,8 @@ GST_START_TEST (test_properties)
   klass = G_OBJECT_GET_CLASS (e);
 
   /* every property: a nick, a blurb that says something, the default */
-  specs = g_object_class_list_properties (klass, &n);
+  n = check_properties_documented (e, name);
   fail_unless (n >= 14, "%s has only %u properties", name, n);
-  for (i = 0; i < n; i++) {
-    GParamSpec *ps = specs[i];
-    const gchar *nick = g_param_spec_get_nick (ps);
-    const gchar *blurb = g_param_spec_get_blurb (ps);
-    GValue v = G_VALUE_INIT;
-
-    fail_unless (nick != NULL && *nick != '\0', "%s: property %s has no nick",
-        name, ps->name);
-    fail_unless (blurb != NULL && strlen (blurb) >= 10, "%s: property %s has "
-        "no blurb", name, ps->name);
-    if (!(ps->flags & G_PARAM_READABLE) || ps->owner_type == GST_TYPE_OBJECT
-        || !(ps->flags & G_PARAM_WRITABLE))
-      continue;
-    g_value_init (&v, ps->value_type);
-    g_object_get_property (G_OBJECT (e), ps->name, &v);
-    fail_unless (g_param_value_defaults (ps, &v), "%s: %s is not at its "
-        "default in a fresh element", name, ps->name);
-    g_value_unset (&v);
-  }
-  g_free (specs);
 
   for (i = 0; i < G_N_ELEMENTS (ints); i++) {
     GParamSpecInt *pi;
@@ -2119,25 +2080,8 @@ GST_START_TEST (test_cuda_fallback)
   on_gpu = ctx_check_fallback (&ctx);
   ctx_free (&ctx);
 
-  if (!on_gpu) {
-    GstElement *e = gst_element_factory_make ("cudaseamcarve", NULL);
-    GstBus *bus = gst_bus_new ();
-    gchar *text = NULL;
-
-    g_object_set (e, "fallback", FALSE, NULL);
-    gst_element_set_bus (e, bus);
-    fail_unless (gst_element_set_state (e, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE, "cudaseamcarve fallback=false started "
-        "without a GPU");
-    fail_unless (bus_count (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
-            &text) >= 1, "no RESOURCE error when failing to start (%s)",
-        GST_STR_NULL (text));
-    gst_element_set_state (e, GST_STATE_NULL);
-    gst_bus_set_flushing (bus, TRUE);
-    gst_object_unref (bus);
-    gst_object_unref (e);
-    g_free (text);
-  }
+  if (!on_gpu)
+    check_no_fallback_fails ("cudaseamcarve");
   seq_free (seq, 3);
 }
 
