@@ -16,6 +16,7 @@
 #include "gstcudacanny.h"
 #include "gstcudaconv3d.h"
 #include "gstcudaseamcarve.h"
+#include "gstcudamotionest.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -27,6 +28,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudabsplinescale, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaconv3d, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaseamcarve, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudamotionest, plugin);
   return ret;
 }
 

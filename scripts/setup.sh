@@ -13,6 +13,7 @@ packages=(
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   libfftw3-dev libpng-dev
+  python3-gi gir1.2-gstreamer-1.0
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,890 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+/**
+ * SECTION:element-cudamotionest
+ * @title: cudamotionest / cpumotionest
+ * @short_description: block-matching motion estimation, on the GPU (CUDA) and on the CPU
+ *
+ * Estimates the motion between the previous frame and this one, per block
+ * of the luma plane: the blocks tile the previous frame and each gets the
+ * displacement at which its content is found in this frame (content moving
+ * right gives dx > 0, moving down dy > 0), the one with the least sum of
+ * absolute differences (SAD).  method=full tries every displacement of the
+ * search window on an integer, half- or quarter-pixel grid (Massanes et
+ * al., "Compute-unified device architecture implementation of a
+ * block-matching algorithm for multiple graphical processing unit cards");
+ * fractional positions are bilinear interpolations of this frame.
+ * method=mods is Lu and Hang's multithreaded one-dimensional search: for
+ * every horizontal displacement a three-step vertical search, then the best
+ * of those, refined to half / quarter pixels around the winner.  Ties go to
+ * the shorter vector, then the smaller dy, then the smaller dx, so
+ * cudamotionest and cpumotionest give identical vectors.
+ *
+ * The video passes through unchanged (in place, no copy) unless draw=true
+ * paints an arrow per block.  Every buffer leaves with a
+ * GstCudaVideoMotionMeta (public header gstcudamotionmeta.h): block and grid
+ * size, and per block x, y, dx, dy in quarter pixels and the SAD; the first
+ * frame, and the first after a FLUSH or a caps change, has no previous
+ * frame: its meta says has-reference=false and carries zero vectors.  With
+ * location set, each frame's vectors are also appended to a file as one
+ * JSON object per line (dx, dy in pixels there).
+ *
+ * Blocks in the last column and row are clipped to the frame when the block
+ * size does not divide it; a displacement is only tried when the whole
+ * displaced block lies inside the frame.  zero-threshold is C of the
+ * paper's eq. 4: a block whose best SAD is at most C per pixel reports no
+ * motion.
+ *
+ * With devices="0,1" cudamotionest spreads the work over several GPUs:
+ * split=parallel gives each GPU a band of block rows of every frame;
+ * split=serial gives consecutive frame pairs to the GPUs in turn and holds
+ * N-1 frames back (reported as latency), pushing them in order.  Both give
+ * exactly the single-GPU vectors.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,width=640,height=480 ! cudamotionest draw=true location=vectors.jsonl ! videoconvert ! autovideosink
+ * ]| Shows the motion of a bouncing ball as arrows and writes the vectors to vectors.jsonl.
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mp4 ! decodebin ! videoconvert ! video/x-raw,format=I420 ! cudamotionest block-width=96 block-height=54 search-range-x=96 search-range-y=54 subpel=half devices=0,1 ! fakesink
+ * ]| The paper's HD case (400 blocks, half-pixel full search) on two GPUs.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudamotionest.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#if GCV_HAVE_CUDA
+#include "gcv-cuda.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_motion_est_debug);
+#define GST_CAT_DEFAULT gst_cuda_video_motion_est_debug
+
+enum
+{
+  PROP_0,
+  PROP_BLOCK_WIDTH,
+  PROP_BLOCK_HEIGHT,
+  PROP_SEARCH_RANGE_X,
+  PROP_SEARCH_RANGE_Y,
+  PROP_SUBPEL,
+  PROP_METHOD,
+  PROP_ZERO_THRESHOLD,
+  PROP_DRAW,
+  PROP_LOCATION,
+  PROP_DEVICES,
+  PROP_SPLIT,
+};
+
+#define DEFAULT_PROP_BLOCK_SIZE 16
+#define DEFAULT_PROP_SEARCH_RANGE 16
+#define DEFAULT_PROP_SUBPEL GCV_MOTION_SUBPEL_INTEGER
+#define DEFAULT_PROP_METHOD GCV_MOTION_METHOD_FULL
+#define DEFAULT_PROP_ZERO_THRESHOLD 0.0
+#define DEFAULT_PROP_DRAW FALSE
+#define DEFAULT_PROP_LOCATION NULL
+#define DEFAULT_PROP_DEVICES ""
+#define DEFAULT_PROP_SPLIT GST_CUDA_VIDEO_MOTION_SPLIT_PARALLEL
+
+/* most entries in devices */
+#define MAX_DEVICES 16
+
+#define MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, Y42B, Y444 }"
+#define MOTION_CAPS "video/x-raw, format = (string) " MOTION_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (MOTION_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (MOTION_CAPS));
+
+GType
+gst_cuda_video_motion_subpel_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GCV_MOTION_SUBPEL_INTEGER, "Whole pixels", "integer"},
+    {GCV_MOTION_SUBPEL_HALF, "Half pixels (the paper's 0.5-pixel grid)", "half"},
+    {GCV_MOTION_SUBPEL_QUARTER, "Quarter pixels", "quarter"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoMotionSubpel", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_video_motion_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GCV_MOTION_METHOD_FULL, "Full search: every displacement of the window (exact best match)",
+        "full"},
+    {GCV_MOTION_METHOD_MODS, "MODS: per horizontal displacement a 3-step vertical search, then "
+          "the best of those (fast, may miss the best match)", "mods"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoMotionMethod", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_video_motion_split_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_MOTION_SPLIT_PARALLEL, "Each frame's block rows spread over the devices",
+        "parallel"},
+    {GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL, "Consecutive frame pairs to the devices in turn "
+          "(adds latency: devices - 1 frames)", "serial"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoMotionSplit", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_cuda_video_motion_est_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE (GstCudaVideoMotionEst, gst_cuda_video_motion_est, GST_TYPE_CUDA_VIDEO_FILTER);
+
+static gboolean
+register_motion_est (GstPlugin * plugin)
+{
+  gst_cuda_motion_meta_register ();
+  return gst_cuda_video_filter_register_pair (plugin, GST_TYPE_CUDA_VIDEO_MOTION_EST,
+      "motionest", "Block-matching motion estimator", "Filter/Analyzer/Video",
+      "Estimates per-block motion vectors (full search or MODS, sub-pixel) and attaches them "
+      "as GstCudaVideoMotionMeta");
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (cudamotionest, register_motion_est);
+
+static void gst_cuda_video_motion_est_finalize (GObject * object);
+static void gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_video_motion_est_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_video_motion_est_start (GstBaseTransform * trans);
+static gboolean gst_cuda_video_motion_est_stop (GstBaseTransform * trans);
+static gboolean gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter,
+    GstCudaVideoBackend backend, GError ** error);
+static void gst_cuda_video_motion_est_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter,
+    GstVideoFrame * frame);
+static gboolean gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter);
+static void gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter);
+static guint gst_cuda_video_motion_est_latency (GstCudaVideoFilter * filter);
+
+static void
+gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+  const GParamFlags rw_ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_motion_est_debug, "cudamotionest", 0,
+      "Block-matching motion estimator");
+
+  gobject_class->finalize = gst_cuda_video_motion_est_finalize;
+  gobject_class->set_property = gst_cuda_video_motion_est_set_property;
+  gobject_class->get_property = gst_cuda_video_motion_est_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_BLOCK_WIDTH,
+      g_param_spec_int ("block-width", "Block width",
+          "Width of the blocks in pixels (the last column of blocks is clipped to the frame)",
+          GCV_MOTION_MIN_BLOCK, GCV_MOTION_MAX_BLOCK, DEFAULT_PROP_BLOCK_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_BLOCK_HEIGHT,
+      g_param_spec_int ("block-height", "Block height",
+          "Height of the blocks in pixels (the last row of blocks is clipped to the frame)",
+          GCV_MOTION_MIN_BLOCK, GCV_MOTION_MAX_BLOCK, DEFAULT_PROP_BLOCK_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_SEARCH_RANGE_X,
+      g_param_spec_int ("search-range-x", "Search range x",
+          "Largest horizontal displacement tried, pixels either way",
+          0, GCV_MOTION_MAX_RANGE, DEFAULT_PROP_SEARCH_RANGE, rw));
+  g_object_class_install_property (gobject_class, PROP_SEARCH_RANGE_Y,
+      g_param_spec_int ("search-range-y", "Search range y",
+          "Largest vertical displacement tried, pixels either way",
+          0, GCV_MOTION_MAX_RANGE, DEFAULT_PROP_SEARCH_RANGE, rw));
+  g_object_class_install_property (gobject_class, PROP_SUBPEL,
+      g_param_spec_enum ("subpel", "Sub-pixel grid",
+          "Step of the displacements: whole, half or quarter pixels (bilinear interpolation)",
+          GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, DEFAULT_PROP_SUBPEL, rw));
+  g_object_class_install_property (gobject_class, PROP_METHOD,
+      g_param_spec_enum ("method", "Method", "How displacements are searched",
+          GST_TYPE_CUDA_VIDEO_MOTION_METHOD, DEFAULT_PROP_METHOD, rw));
+  g_object_class_install_property (gobject_class, PROP_ZERO_THRESHOLD,
+      g_param_spec_double ("zero-threshold", "Zero-motion threshold",
+          "A block whose best match differs by at most this much per pixel on average "
+          "reports no motion (the paper's C, e.g. 4; 0 = off)",
+          0.0, 255.0, DEFAULT_PROP_ZERO_THRESHOLD, rw));
+  g_object_class_install_property (gobject_class, PROP_DRAW,
+      g_param_spec_boolean ("draw", "Draw",
+          "Paint an arrow per block (green) from its centre along its vector",
+          DEFAULT_PROP_DRAW, rw));
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "Location",
+          "File to append every frame's vectors to, one JSON object per line (NULL = none)",
+          DEFAULT_PROP_LOCATION, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_DEVICES,
+      g_param_spec_string ("devices", "Devices",
+          "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
+          "cuda-device-id device; ignored by the CPU backend",
+          DEFAULT_PROP_DEVICES, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SPLIT,
+      g_param_spec_enum ("split", "Split", "How several devices share the work",
+          GST_TYPE_CUDA_VIDEO_MOTION_SPLIT, DEFAULT_PROP_SPLIT, rw_ready));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_stop);
+
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_setup);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_teardown);
+  filter_class->process_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_process);
+  filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_writes);
+  filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_reset);
+  filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_drain);
+  filter_class->latency_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_latency);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_EST, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_METHOD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SPLIT, 0);
+}
+
+static void
+gst_cuda_video_motion_est_init (GstCudaVideoMotionEst * self)
+{
+  self->params.block_width = self->params.block_height = DEFAULT_PROP_BLOCK_SIZE;
+  self->params.range_x = self->params.range_y = DEFAULT_PROP_SEARCH_RANGE;
+  self->params.subpel = DEFAULT_PROP_SUBPEL;
+  self->params.method = DEFAULT_PROP_METHOD;
+  self->params.zero_threshold = DEFAULT_PROP_ZERO_THRESHOLD;
+  self->draw = DEFAULT_PROP_DRAW;
+  self->location = g_strdup (DEFAULT_PROP_LOCATION);
+  self->devices = g_strdup (DEFAULT_PROP_DEVICES);
+  self->split = DEFAULT_PROP_SPLIT;
+  self->json_line = g_string_new (NULL);
+  g_queue_init (&self->pending);
+  /* the output is the input buffer plus the meta (and the arrows) */
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}
+
+static void
+gst_cuda_video_motion_est_finalize (GObject * object)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (object);
+
+  g_free (self->location);
+  g_free (self->devices);
+  g_string_free (self->json_line, TRUE);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* Parses "0,1,1": non-negative integers separated by commas, at most
+ * MAX_DEVICES; "" is no list.  Returns the count, or -1 when malformed. */
+static gint
+parse_devices (const gchar * text, gint * out)
+{
+  gchar **parts;
+  gint n = 0, i;
+
+  if (text == NULL || *text == '\0')
+    return 0;
+  parts = g_strsplit (text, ",", -1);
+  for (i = 0; parts[i] != NULL; i++) {
+    gchar *s = g_strstrip (parts[i]), *end = NULL;
+    guint64 v;
+
+    errno = 0;
+    if (*s == '\0' || !g_ascii_isdigit (*s) || n == MAX_DEVICES)
+      goto bad;
+    v = g_ascii_strtoull (s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > 63)
+      goto bad;
+    if (out)
+      out[n] = (gint) v;
+    n++;
+  }
+  g_strfreev (parts);
+  return n;
+
+bad:
+  g_strfreev (parts);
+  return -1;
+}
+
+static void
+gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (object);
+
+  /* every number is within its GParamSpec's range (GObject refused others) */
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BLOCK_WIDTH:
+      self->params.block_width = g_value_get_int (value);
+      break;
+    case PROP_BLOCK_HEIGHT:
+      self->params.block_height = g_value_get_int (value);
+      break;
+    case PROP_SEARCH_RANGE_X:
+      self->params.range_x = g_value_get_int (value);
+      break;
+    case PROP_SEARCH_RANGE_Y:
+      self->params.range_y = g_value_get_int (value);
+      break;
+    case PROP_SUBPEL:
+      self->params.subpel = (GcvMotionSubpel) g_value_get_enum (value);
+      break;
+    case PROP_METHOD:
+      self->params.method = (GcvMotionMethod) g_value_get_enum (value);
+      break;
+    case PROP_ZERO_THRESHOLD:
+      self->params.zero_threshold = g_value_get_double (value);
+      break;
+    case PROP_DRAW:
+      self->draw = g_value_get_boolean (value);
+      break;
+    case PROP_LOCATION:
+      g_free (self->location);
+      self->location = g_value_dup_string (value);
+      break;
+    case PROP_DEVICES:{
+      const gchar *text = g_value_get_string (value);
+      if (parse_devices (text, NULL) < 0) {
+        g_warning ("%s: devices=\"%s\" refused: expected up to %d comma-separated CUDA device "
+            "indices 0..63 (e.g. \"0,1\"), or \"\" for the cuda-device-id device",
+            GST_OBJECT_NAME (self), text, MAX_DEVICES);
+        break;
+      }
+      g_free (self->devices);
+      self->devices = g_strdup (text ? text : "");
+      break;
+    }
+    case PROP_SPLIT:
+      self->split = (GstCudaVideoMotionSplit) g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_video_motion_est_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BLOCK_WIDTH:
+      g_value_set_int (value, self->params.block_width);
+      break;
+    case PROP_BLOCK_HEIGHT:
+      g_value_set_int (value, self->params.block_height);
+      break;
+    case PROP_SEARCH_RANGE_X:
+      g_value_set_int (value, self->params.range_x);
+      break;
+    case PROP_SEARCH_RANGE_Y:
+      g_value_set_int (value, self->params.range_y);
+      break;
+    case PROP_SUBPEL:
+      g_value_set_enum (value, self->params.subpel);
+      break;
+    case PROP_METHOD:
+      g_value_set_enum (value, self->params.method);
+      break;
+    case PROP_ZERO_THRESHOLD:
+      g_value_set_double (value, self->params.zero_threshold);
+      break;
+    case PROP_DRAW:
+      g_value_set_boolean (value, self->draw);
+      break;
+    case PROP_LOCATION:
+      g_value_set_string (value, self->location);
+      break;
+    case PROP_DEVICES:
+      g_value_set_string (value, self->devices);
+      break;
+    case PROP_SPLIT:
+      g_value_set_enum (value, self->split);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_cuda_video_motion_est_start (GstBaseTransform * trans)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (trans);
+  gchar *location;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans))
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  location = g_strdup (self->location);
+  GST_OBJECT_UNLOCK (self);
+
+  self->frame_number = 0;
+  self->has_reference = FALSE;
+  if (location != NULL && *location != '\0') {
+    self->json = g_fopen (location, "ab");
+    if (self->json == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+          ("Could not open \"%s\" to write the motion vectors", location),
+          ("%s", g_strerror (errno)));
+      g_free (location);
+      GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+      return FALSE;
+    }
+  }
+  g_free (location);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_video_motion_est_stop (GstBaseTransform * trans)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (trans);
+  gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+
+  if (self->json != NULL) {
+    if (fclose (self->json) != 0)
+      GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("Could not finish writing the motion vectors"),
+          ("%s", g_strerror (errno)));
+    self->json = NULL;
+  }
+  return ok;
+}
+
+/* ---- per caps ------------------------------------------------------------ */
+
+#if GCV_HAVE_CUDA
+static gboolean
+setup_cuda (GstCudaVideoMotionEst * self, gint width, gint height, GError ** error)
+{
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+  gint devices[MAX_DEVICES], n, i, count, own = gst_cuda_video_filter_get_device (filter);
+  gboolean stream_taken = FALSE;
+  GcvError err = { GCV_OK, "" };
+  gchar *text;
+
+  GST_OBJECT_LOCK (self);
+  text = g_strdup (self->devices);
+  self->serial = self->split == GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL;
+  GST_OBJECT_UNLOCK (self);
+  n = parse_devices (text, devices);
+  if (n <= 0) {
+    devices[0] = own;
+    n = 1;
+  }
+  count = gcv_cuda_device_count (&err);
+  for (i = 0; i < n; i++)
+    if (devices[i] >= count) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+          "devices=\"%s\" names CUDA device %d but only %d device%s found", text, devices[i],
+          count, count == 1 ? " was" : "s were");
+      g_free (text);
+      return FALSE;
+    }
+  g_free (text);
+
+  self->cuda = g_new0 (gpointer, n);
+  self->n_cuda = n;
+  for (i = 0; i < n; i++) {
+    /* the first context on the element's own device works on the base
+     * class's stream, so that the stats' CUDA events time it */
+    gpointer stream = NULL;
+    if (devices[i] == own && !stream_taken) {
+      stream = gst_cuda_video_filter_get_stream (filter);
+      stream_taken = TRUE;
+    }
+    self->cuda[i] = gcv_motion_cuda_new (devices[i], width, height, stream, &err);
+    if (self->cuda[i] == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+  }
+  self->serial = self->serial && n > 1;
+  if (self->serial)
+    self->previous_luma = g_malloc ((gsize) width * height);
+  GST_INFO_OBJECT (self, "%d CUDA context%s, split %s", n, n == 1 ? "" : "s",
+      self->serial ? "serial" : "parallel");
+  /* the base re-selects its own device before every frame */
+  gcv_cuda_set_device (own, &err);
+  return TRUE;
+}
+#endif
+
+static gboolean
+gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
+    GError ** error)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  gint width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
+  GcvMotionParams smallest = { GCV_MOTION_MIN_BLOCK, GCV_MOTION_MIN_BLOCK };
+  GcvError err = { GCV_OK, "" };
+
+  /* room for the most blocks any block-width / block-height gives, so that
+   * those may change while playing without an allocation */
+  self->vectors = g_new0 (GcvMotionVector,
+      (gsize) gcv_motion_grid_cols (width, &smallest) * gcv_motion_grid_rows (height, &smallest));
+  self->mask = g_malloc ((gsize) width * height);
+  self->has_reference = FALSE;
+  self->serial = FALSE;
+
+  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
+#if GCV_HAVE_CUDA
+    return setup_cuda (self, width, height, error);
+#endif
+  }
+  self->cpu = gcv_motion_cpu_new (width, height, &err);
+  if (self->cpu == NULL)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
+}
+
+static void
+gst_cuda_video_motion_est_teardown (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+
+#if GCV_HAVE_CUDA
+  {
+    guint i;
+    for (i = 0; i < self->n_cuda; i++)
+      if (self->cuda[i])
+        gcv_motion_cuda_free (self->cuda[i]);
+  }
+#endif
+  g_clear_pointer (&self->cuda, g_free);
+  self->n_cuda = 0;
+  g_clear_pointer (&self->previous_luma, g_free);
+  if (self->cpu)
+    gcv_motion_cpu_free (self->cpu);
+  self->cpu = NULL;
+  g_clear_pointer (&self->vectors, g_free);
+  g_clear_pointer (&self->mask, g_free);
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+static GcvPlane
+luma_plane (GstVideoFrame * frame)
+{
+  GcvPlane p;
+
+  p.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  p.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  p.width = GST_VIDEO_FRAME_WIDTH (frame);
+  p.height = GST_VIDEO_FRAME_HEIGHT (frame);
+  return p;
+}
+
+static gboolean
+gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+
+  GST_OBJECT_LOCK (self);
+  self->frame_draw = self->draw;
+  GST_OBJECT_UNLOCK (self);
+  /* serial splitting paints when the vectors arrive, on a map of its own */
+  return self->frame_draw && !self->serial;
+}
+
+/* Meta, JSON line and arrows of one frame whose vectors are in
+ * self->vectors.  @frame: the frame mapped for writing when drawing, else
+ * NULL (then the buffer is mapped here if it must be drawn on). */
+static GstFlowReturn
+complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame * frame, guint64 number,
+    const GcvMotionParams * params, gboolean has_reference, gboolean draw)
+{
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+  GstCudaMotionFrameInfo info;
+
+  info.has_reference = has_reference;
+  info.frame = number;
+  info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
+  info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
+  info.params = params;
+  if (!has_reference)
+    gst_cuda_motion_zero_vectors (&info, self->vectors);
+
+  if (draw) {
+    GcvPlane mask = { self->mask, info.width, info.height, (gsize) info.width };
+    GstVideoFrame own;
+    if (frame != NULL) {
+      gst_cuda_motion_draw (frame, &mask, &info, self->vectors);
+    } else if (gst_video_frame_map (&own, &filter->in_info, buffer,
+            GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+      gst_cuda_motion_draw (&own, &mask, &info, self->vectors);
+      gst_video_frame_unmap (&own);
+    } else {
+      GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the frame to draw the vectors"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+  }
+  gst_cuda_motion_meta_add (buffer, &info, self->vectors);
+  if (self->json != NULL) {
+    gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), self->vectors);
+    if (fwrite (self->json_line->str, 1, self->json_line->len, self->json) != self->json_line->len) {
+      GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not write the motion vectors"),
+          ("%s", g_strerror (errno)));
+      return GST_FLOW_ERROR;
+    }
+  }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+backend_failed (GstCudaVideoMotionEst * self, const gchar * what, const GcvError * err)
+{
+  GError *error = NULL;
+
+  gst_cuda_video_filter_set_error (&error, err);
+  return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (self), what, error);
+}
+
+#if GCV_HAVE_CUDA
+/* Parallel splitting (and one device): every context searches a band of
+ * block rows of the same pair, the bands in proportion to the contexts. */
+static GstFlowReturn
+process_cuda_parallel (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
+    const GcvMotionParams * params, gboolean draw)
+{
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+  GcvPlane luma = luma_plane (frame);
+  gint rows = gcv_motion_grid_rows (luma.height, params);
+  GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+  guint i, n = self->n_cuda;
+
+  if (!self->has_reference) {
+    for (i = 0; i < n; i++)
+      if (gcv_motion_cuda_set_reference (self->cuda[i], &luma, &err) != GCV_OK)
+        return backend_failed (self, "Uploading the first frame", &err);
+    self->has_reference = TRUE;
+    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, params, FALSE,
+        draw);
+  }
+  for (i = 0; i < n; i++)
+    if (gcv_motion_cuda_upload (self->cuda[i], &luma, &err) != GCV_OK)
+      return backend_failed (self, "Uploading the frame", &err);
+  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
+  /* a context with an empty band still searches (nothing): that makes this
+   * frame its reference, ready for a later, larger band */
+  for (i = 0; i < n; i++) {
+    gint row0 = (gint) ((gint64) rows * i / n), row1 = (gint) ((gint64) rows * (i + 1) / n);
+    if (gcv_motion_cuda_search (self->cuda[i], params, row0, row1, &err) != GCV_OK)
+      return backend_failed (self, "Searching the motion vectors", &err);
+  }
+  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
+  for (i = 0; i < n; i++)
+    if (gcv_motion_cuda_wait (self->cuda[i], self->vectors, &err) != GCV_OK)
+      return backend_failed (self, "Reading back the motion vectors", &err);
+  if (!gst_cuda_video_filter_finish (filter, &error))
+    return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
+  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, params, TRUE,
+      draw);
+}
+
+/* Pushes the oldest frame in flight, after its vectors arrived. */
+static GstFlowReturn
+push_oldest (GstCudaVideoMotionEst * self)
+{
+  GstCudaVideoMotionPending *p = g_queue_pop_head (&self->pending);
+  GcvError err = { GCV_OK, "" };
+  GstFlowReturn ret;
+
+  if (p->context >= 0 && gcv_motion_cuda_wait (self->cuda[p->context], self->vectors, &err) != GCV_OK) {
+    ret = backend_failed (self, "Reading back the motion vectors", &err);
+    gst_buffer_unref (p->buffer);
+  } else {
+    /* the streaming thread's reference was dropped when the frame was
+     * held: this one is the only one left */
+    p->buffer = gst_buffer_make_writable (p->buffer);
+    ret = complete_frame (self, p->buffer, NULL, p->number, &p->params, p->context >= 0, p->draw);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), p->buffer);
+    else
+      gst_buffer_unref (p->buffer);
+  }
+  g_free (p);
+  return ret;
+}
+
+/* Serial splitting: pair (t-1, t) goes to context t mod N, which gets both
+ * frames (the reference from the host copy of the previous luma); up to N
+ * pairs are in flight, and the frames leave in order. */
+static GstFlowReturn
+process_cuda_serial (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
+    const GcvMotionParams * params, gboolean draw)
+{
+  GcvPlane luma = luma_plane (frame), previous = luma;
+  GstCudaVideoMotionPending *p = g_new0 (GstCudaVideoMotionPending, 1);
+  GcvError err = { GCV_OK, "" };
+  GstFlowReturn ret = GST_FLOW_OK;
+  gint y;
+
+  p->buffer = gst_buffer_ref (frame->buffer);
+  p->number = self->frame_number++;
+  p->params = *params;
+  p->draw = draw;
+  p->context = -1;
+  if (self->has_reference) {
+    p->context = (gint) (p->number % self->n_cuda);
+    previous.data = self->previous_luma;
+    previous.stride = luma.width;
+    if (gcv_motion_cuda_set_reference (self->cuda[p->context], &previous, &err) != GCV_OK
+        || gcv_motion_cuda_upload (self->cuda[p->context], &luma, &err) != GCV_OK
+        || gcv_motion_cuda_search (self->cuda[p->context], params, 0, -1, &err) != GCV_OK) {
+      gst_buffer_unref (p->buffer);
+      g_free (p);
+      return backend_failed (self, "Searching the motion vectors", &err);
+    }
+  }
+  for (y = 0; y < luma.height; y++)
+    memcpy (self->previous_luma + (gsize) y * luma.width,
+        (const guint8 *) luma.data + (gsize) y * luma.stride, luma.width);
+  self->has_reference = TRUE;
+  g_queue_push_tail (&self->pending, p);
+
+  /* a context is reused N frames later: its last pair must be out by then */
+  while (ret == GST_FLOW_OK && self->pending.length >= self->n_cuda)
+    ret = push_oldest (self);
+  return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
+}
+#endif
+
+static GstFlowReturn
+gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  GcvMotionParams params;
+  GcvError err = { GCV_OK, "" };
+  GcvPlane luma = luma_plane (frame);
+  const char *bad;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  GST_OBJECT_UNLOCK (self);
+  if ((bad = gcv_motion_params_check (&params)) != NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Invalid motion estimation settings"), ("%s", bad));
+    return GST_FLOW_ERROR;
+  }
+
+#if GCV_HAVE_CUDA
+  if (self->n_cuda > 0) {
+    if (self->serial)
+      return process_cuda_serial (self, frame, &params, self->frame_draw);
+    return process_cuda_parallel (self, frame, &params, self->frame_draw);
+  }
+#endif
+  if (!self->has_reference) {
+    if (gcv_motion_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
+      return backend_failed (self, "Storing the first frame", &err);
+    self->has_reference = TRUE;
+    return complete_frame (self, frame->buffer, self->frame_draw ? frame : NULL, self->frame_number++,
+        &params, FALSE, self->frame_draw);
+  }
+  if (gcv_motion_cpu_process (self->cpu, &params, &luma, self->vectors,
+          gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
+    return backend_failed (self, "Searching the motion vectors", &err);
+  return complete_frame (self, frame->buffer, self->frame_draw ? frame : NULL, self->frame_number++,
+      &params, TRUE, self->frame_draw);
+}
+
+static void
+gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  GstCudaVideoMotionPending *p;
+
+  /* frames in flight are dropped (FLUSH, caps change, stop); their device
+   * work is waited for so that no context is busy when it is reused */
+  while ((p = g_queue_pop_head (&self->pending)) != NULL) {
+#if GCV_HAVE_CUDA
+    GcvError err;
+    if (p->context >= 0)
+      gcv_motion_cuda_wait (self->cuda[p->context], self->vectors, &err);
+#endif
+    gst_buffer_unref (p->buffer);
+    g_free (p);
+  }
+  self->has_reference = FALSE;
+}
+
+static GstFlowReturn
+gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter)
+{
+#if GCV_HAVE_CUDA
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (ret == GST_FLOW_OK && !g_queue_is_empty (&self->pending))
+    ret = push_oldest (self);
+  if (ret != GST_FLOW_OK)
+    gst_cuda_video_motion_est_reset (filter);
+  return ret;
+#else
+  return GST_FLOW_OK;
+#endif
+}
+
+static guint
+gst_cuda_video_motion_est_latency (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  gint devices[MAX_DEVICES], n;
+  guint latency = 0;
+
+  if (gst_cuda_video_filter_get_backend (filter) != GST_CUDA_VIDEO_BACKEND_CUDA)
+    return 0;
+  GST_OBJECT_LOCK (self);
+  n = parse_devices (self->devices, devices);
+  if (self->split == GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL && n > 1)
+    latency = n - 1;
+  GST_OBJECT_UNLOCK (self);
+  return latency;
+}

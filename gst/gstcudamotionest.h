@@ -1,0 +1,105 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+#ifndef __GST_CUDA_VIDEO_MOTION_EST_H__
+#define __GST_CUDA_VIDEO_MOTION_EST_H__
+
+#include <stdio.h>
+
+#include "gstcudavideofilter.h"
+#include "gstcudamotionmetawriter.h"
+#include "motionest.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_VIDEO_MOTION_EST        (gst_cuda_video_motion_est_get_type())
+#define GST_CUDA_VIDEO_MOTION_EST(obj)        (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_CUDA_VIDEO_MOTION_EST,GstCudaVideoMotionEst))
+#define GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL     (gst_cuda_video_motion_subpel_get_type())
+#define GST_TYPE_CUDA_VIDEO_MOTION_METHOD     (gst_cuda_video_motion_method_get_type())
+#define GST_TYPE_CUDA_VIDEO_MOTION_SPLIT      (gst_cuda_video_motion_split_get_type())
+
+typedef struct _GstCudaVideoMotionEst GstCudaVideoMotionEst;
+typedef struct _GstCudaVideoMotionEstClass GstCudaVideoMotionEstClass;
+
+/**
+ * GstCudaVideoMotionSplit:
+ * @GST_CUDA_VIDEO_MOTION_SPLIT_PARALLEL: each frame's block rows spread over the devices
+ * @GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL: consecutive frame pairs go to different devices
+ */
+typedef enum
+{
+  GST_CUDA_VIDEO_MOTION_SPLIT_PARALLEL = 0,
+  GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL = 1,
+} GstCudaVideoMotionSplit;
+
+/* A frame between its search and its push (serial splitting). */
+typedef struct
+{
+  GstBuffer *buffer;
+  guint64 number;               /* frames since start, counted on arrival */
+  gint context;                 /* index into cuda[], -1: no search (first frame) */
+  GcvMotionParams params;
+  gboolean draw;
+} GstCudaVideoMotionPending;
+
+/**
+ * GstCudaVideoMotionEst:
+ *
+ * Abstract base of cudamotionest and cpumotionest.
+ */
+struct _GstCudaVideoMotionEst
+{
+  GstCudaVideoFilter parent;
+
+  /* < private > */
+  /* properties, under the object lock */
+  GcvMotionParams params;
+  gboolean draw;
+  gchar *location;
+  gchar *devices;               /* as set; "" = the element's device */
+  GstCudaVideoMotionSplit split;
+
+  /* streaming thread (and start / stop) */
+  FILE *json;
+  GString *json_line;
+  guint64 frame_number;         /* frames since start, counted on arrival */
+  gboolean has_reference;
+  gboolean frame_draw;          /* draw snapshot of the frame being mapped */
+  GcvMotionVector *vectors;     /* the whole grid for 4x4 blocks */
+  guint8 *mask;                 /* draw: frame-size GRAY8 */
+  GcvMotionCpu *cpu;
+  /* CUDA: one context per entry of devices; serial splitting keeps the
+   * previous luma on the host (the next pair's reference goes to another
+   * device) and the frames in flight in order */
+  gpointer *cuda;               /* GcvMotionCuda * */
+  guint n_cuda;
+  gboolean serial;               /* serial splitting over several contexts */
+  guint8 *previous_luma;
+  GQueue pending;               /* GstCudaVideoMotionPending *, oldest first */
+};
+
+struct _GstCudaVideoMotionEstClass
+{
+  GstCudaVideoFilterClass parent_class;
+};
+
+GType gst_cuda_video_motion_est_get_type (void);
+GType gst_cuda_video_motion_subpel_get_type (void);
+GType gst_cuda_video_motion_method_get_type (void);
+GType gst_cuda_video_motion_split_get_type (void);
+
+GST_ELEMENT_REGISTER_DECLARE (cudamotionest);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_VIDEO_MOTION_EST_H__ */
