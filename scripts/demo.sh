@@ -7,6 +7,8 @@
 #                           space and time (a 9 x 9 x 15 Gaussian): its motion trail
 #   out/cat-carved.png      cudaseamcarve: a cat photo 25% narrower, the eyes kept round
 #   out/cat-seams.png       cudaseamcarve: the photo with the seams it removed painted red
+#   out/walkers-motion.png  cudamotionest: a frame of real video with its motion vectors as arrows
+#   out/walkers-vectors.jsonl  cudamotionest: the vectors of every frame, one JSON line each
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -43,8 +45,16 @@ gst-launch-1.0 -q filesrc location=tests/data/chelsea.png ! pngdec ! videoconver
 gst-launch-1.0 -q filesrc location=tests/data/chelsea.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
   ! cudaseamcarve width=338 show-seams=true ! videoconvert ! pngenc ! filesink location=out/cat-seams.png
 
-echo "demo: cudacanny, cudabsplinescale, cudaconv3d and cudaseamcarve ran on $backend"
+# four frames of real video; multifilesink keeps the last frame's arrows
+rm -f out/walkers-vectors.jsonl
+gst-launch-1.0 -q multifilesrc location=tests/data/vtest-%d.png start-index=100 stop-index=103 \
+    caps=image/png,framerate=25/1 ! pngdec ! videoconvert ! video/x-raw,format=I420 \
+  ! cudamotionest subpel=half zero-threshold=2 draw=true location=out/walkers-vectors.jsonl \
+  ! videoconvert ! pngenc ! multifilesink location=out/walkers-motion.png
+
+echo "demo: cudacanny, cudabsplinescale, cudaconv3d, cudaseamcarve and cudamotionest ran on $backend"
 echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
 echo "      out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
 echo "      out/ball-trail.png (a moving ball smoothed in space and time: its trail)"
-echo "      and out/cat-carved.png, out/cat-seams.png (seam carving to 75% width, and its seams)"
+echo "      out/cat-carved.png, out/cat-seams.png (seam carving to 75% width, and its seams)"
+echo "      and out/walkers-motion.png, out/walkers-vectors.jsonl (motion vectors of real video)"

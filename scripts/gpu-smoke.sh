@@ -1,9 +1,12 @@
 #!/bin/bash
 # cuda* vs cpu* elements through gst-launch on real photos and moving test
 # video, many formats, modes and parameters: the outputs must be
-# byte-identical (canny, bsplinescale, seamcarve) or within one level (conv3d: float
-# sums in a different order, the contract's tolerance).
-# SMOKE selects the elements (default "canny bsplinescale conv3d seamcarve").
+# byte-identical (canny, bsplinescale, seamcarve, motionest: frames with the
+# arrows drawn, and the JSON-lines vector files) or within one level (conv3d:
+# float sums in a different order, the contract's tolerance).
+# SMOKE selects the elements (default "canny bsplinescale conv3d seamcarve
+# motionest"); MOTION_DEVICES adds cudamotionest runs with devices=... (e.g.
+# "0,1" on a two-GPU host, "0,0" on one), both splits.
 set -u
 B=${1:-build-gpu}
 source .gpu-runtime/env.sh
@@ -11,7 +14,7 @@ export GST_PLUGIN_PATH=$PWD/$B/gst
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 gst-inspect-1.0 cudacanny >/dev/null || exit 1
 pass=0; fail=0
-SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve}
+SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve motionest}
 
 # same_output LABEL HEAD PROPS TAIL: runs HEAD ! cpu$ELEMENT PROPS ! TAIL and
 # the same with cuda$ELEMENT (fallback=false) and compares the bytes; with
@@ -110,6 +113,36 @@ if [[ " $SMOKE " == *" seamcarve "* ]]; then
       "width=250 show-seams=true" "width=400 height=150 show-seams=true order=height-first"; do
     same_output "ball RGBA $p" "videotestsrc pattern=ball num-buffers=12 ! video/x-raw,format=RGBA,width=333,height=217" \
       "$p" "$(unpadded RGBA)"
+  done
+fi
+if [[ " $SMOKE " == *" motionest "* ]]; then
+  # integer contract: vectors, SADs and so the arrows are bit-identical
+  ELEMENT=motionest
+  extra_runs=("")
+  for d in ${MOTION_DEVICES:-}; do extra_runs+=("devices=$d split=parallel" "devices=$d split=serial"); done
+  for p in "draw=true" "draw=true subpel=half block-width=36 block-height=24 search-range-x=36 search-range-y=24" \
+      "draw=true subpel=quarter method=mods search-range-x=64" "draw=true block-width=13 block-height=7 zero-threshold=4" \
+      "draw=true method=mods subpel=half block-width=8 block-height=8"; do
+    for fmt in GRAY8 I420 NV12 Y444; do
+      for x in "${extra_runs[@]}"; do
+        ELEMENT="motionest $x" same_output "vtest $fmt $p $x" \
+          "multifilesrc location=tests/data/vtest-%d.png start-index=100 stop-index=103 caps=image/png,framerate=25/1 ! pngdec ! videoconvert ! video/x-raw,format=$fmt" \
+          "$p" "$(unpadded $fmt)"
+      done
+    done
+    ELEMENT=motionest same_output "ball $p" "videotestsrc pattern=ball num-buffers=8 ! video/x-raw,format=I420,width=641,height=481" \
+      "$p" "$(unpadded I420)"
+  done
+  # the JSON-lines files
+  for x in "${extra_runs[@]}"; do
+    for el in cpu cuda; do
+      rm -f /tmp/v-$el.jsonl
+      extra=""; [ $el = cuda ] && extra="$x"
+      gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=10 ! video/x-raw,format=GRAY8,width=1280,height=720 \
+        ! ${el}motionest subpel=quarter search-range-x=20 fallback=false location=/tmp/v-$el.jsonl $extra ! fakesink
+    done
+    if cmp -s /tmp/v-cpu.jsonl /tmp/v-cuda.jsonl && [ "$(wc -l < /tmp/v-cpu.jsonl)" = 10 ]; then pass=$((pass+1));
+    else fail=$((fail+1)); echo "DIFF motionest JSON $x"; fi
   done
 fi
 echo "smoke: $pass identical, $fail different"
