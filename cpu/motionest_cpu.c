@@ -12,9 +12,13 @@
  * (4 for half pixels, 16 for quarter), and allocated the first time they
  * are needed.  After a search C becomes P by swapping the two buffers.
  *
- * SAD: 16 pixels per _mm_sad_epu8 (psadbw); the last chunk of a block row
- * narrower than 16 masks both operands, so the extra bytes add 0.  Blocks
- * are spread over threads (OpenMP, dynamic: edge blocks are cheaper).
+ * SAD: 16 pixels per _mm_sad_epu8 (psadbw).  Each block of P is first
+ * copied into a 16-byte aligned scratch of whole 16-byte chunks a row, the
+ * bytes past the block's width zero; the last chunk of C is masked to
+ * match, so those bytes add 0.  Full search takes the candidates of a
+ * window row eight at a time, each chunk of P loaded once for the eight.
+ * Blocks are spread over threads (OpenMP, dynamic: edge blocks are
+ * cheaper).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -160,33 +164,98 @@ build_phases (GcvMotionCpu * ctx, int subpel, int nt, GcvError * err)
   return GCV_OK;
 }
 
+/* One block's search.  ref holds the block of P, `chunks` 16-byte chunks
+ * a row (16-byte aligned), the bytes past the block's width zero: the last
+ * chunk of C is masked to match, so those bytes add 0 to psadbw. */
 typedef struct {
   const GcvMotionCpu *ctx;
   const GcvMotionParams *p;
   int x0, y0, w, h;
   int chunks;                   /* 16-pixel chunks per block row */
+  int full;                     /* chunks of 16 pixels only (w % 16 == 0) */
   __m128i tail_mask;            /* bytes of the last chunk inside the block */
+  const uint8_t *ref;
 } Block;
+
+/* Where candidate (dx, dy) reads C: the phase plane of its fraction, at
+ * the whole-pixel part (floor: the phase holds the rest). */
+static inline const uint8_t *
+candidate_row0 (const Block * b, int dx, int dy)
+{
+  const GcvMotionCpu *ctx = b->ctx;
+
+  return ctx->phase[(dy & 3) * 4 + (dx & 3)] + (size_t) (b->y0 + (dy >> 2)) * ctx->stride + b->x0 + (dx >> 2);
+}
+
+static inline uint32_t
+sad_total (__m128i acc)
+{
+  return (uint32_t) (_mm_cvtsi128_si32 (acc) + _mm_cvtsi128_si32 (_mm_unpackhi_epi64 (acc, acc)));
+}
 
 static uint32_t
 block_sad (const Block * b, int dx, int dy)
 {
-  const GcvMotionCpu *ctx = b->ctx;
-  int ix = dx >> 2, iy = dy >> 2;       /* floor: the phase holds the fraction */
-  const uint8_t *c = ctx->phase[(dy & 3) * 4 + (dx & 3)] + (size_t) (b->y0 + iy) * ctx->stride + b->x0 + ix;
-  const uint8_t *r = ctx->ref + (size_t) b->y0 * ctx->stride + b->x0;
+  size_t stride = b->ctx->stride;
+  const uint8_t *c = candidate_row0 (b, dx, dy), *r = b->ref;
+  int last = b->chunks - 1, y, k;
   __m128i acc = _mm_setzero_si128 ();
-  int y, k;
 
-  for (y = 0; y < b->h; y++, c += ctx->stride, r += ctx->stride) {
-    for (k = 0; k < b->chunks - 1; k++)
-      acc = _mm_add_epi64 (acc, _mm_sad_epu8 (_mm_loadu_si128 ((const __m128i *) (r + 16 * k)),
-              _mm_loadu_si128 ((const __m128i *) (c + 16 * k))));
+  for (y = 0; y < b->h; y++, c += stride, r += 16 * b->chunks) {
+    for (k = 0; k < last; k++)
+      acc = _mm_add_epi64 (acc, _mm_sad_epu8 (_mm_loadu_si128 ((const __m128i *) (c + 16 * k)),
+              _mm_load_si128 ((const __m128i *) (r + 16 * k))));
     acc = _mm_add_epi64 (acc,
-        _mm_sad_epu8 (_mm_and_si128 (_mm_loadu_si128 ((const __m128i *) (r + 16 * k)), b->tail_mask),
-            _mm_and_si128 (_mm_loadu_si128 ((const __m128i *) (c + 16 * k)), b->tail_mask)));
+        _mm_sad_epu8 (_mm_and_si128 (_mm_loadu_si128 ((const __m128i *) (c + 16 * last)), b->tail_mask),
+            _mm_load_si128 ((const __m128i *) (r + 16 * last))));
   }
-  return (uint32_t) (_mm_cvtsi128_si32 (acc) + _mm_cvtsi128_si32 (_mm_unpackhi_epi64 (acc, acc)));
+  return sad_total (acc);
+}
+
+/* Eight candidates at once (full search passes neighbours of one row of
+ * the window), each chunk of the reference block loaded once for all. */
+static void
+block_sad_x8 (const Block * b, const uint8_t * const *c, uint32_t sad[8])
+{
+  size_t stride = b->ctx->stride, o = 0;
+  const uint8_t *r = b->ref;
+  int y, k, n = b->full ? b->chunks : b->chunks - 1;
+  __m128i a0 = _mm_setzero_si128 (), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+  const uint8_t *c0 = c[0], *c1 = c[1], *c2 = c[2], *c3 = c[3], *c4 = c[4], *c5 = c[5], *c6 = c[6],
+      *c7 = c[7];
+
+  /* C's chunk is psadbw's destination operand: no register copy of R */
+#define S1(A, C, R, OFF, MASK) \
+    A = _mm_add_epi64 (A, _mm_sad_epu8 (MASK (_mm_loadu_si128 ((const __m128i *) (C + (OFF)))), R))
+#define SAD8(R, OFF, MASK) do { \
+    S1 (a0, c0, R, OFF, MASK); S1 (a1, c1, R, OFF, MASK); S1 (a2, c2, R, OFF, MASK); \
+    S1 (a3, c3, R, OFF, MASK); S1 (a4, c4, R, OFF, MASK); S1 (a5, c5, R, OFF, MASK); \
+    S1 (a6, c6, R, OFF, MASK); S1 (a7, c7, R, OFF, MASK); \
+  } while (0)
+#define NO_MASK(v) (v)
+#define TAIL_MASK(v) _mm_and_si128 ((v), b->tail_mask)
+  for (y = 0; y < b->h; y++, o += stride, r += 16 * b->chunks) {
+    for (k = 0; k < n; k++) {
+      __m128i rv = _mm_load_si128 ((const __m128i *) (r + 16 * k));
+      SAD8 (rv, o + 16 * k, NO_MASK);
+    }
+    if (!b->full) {
+      __m128i rv = _mm_load_si128 ((const __m128i *) (r + 16 * n));
+      SAD8 (rv, o + 16 * n, TAIL_MASK);
+    }
+  }
+#undef S1
+#undef SAD8
+#undef NO_MASK
+#undef TAIL_MASK
+  sad[0] = sad_total (a0);
+  sad[1] = sad_total (a1);
+  sad[2] = sad_total (a2);
+  sad[3] = sad_total (a3);
+  sad[4] = sad_total (a4);
+  sad[5] = sad_total (a5);
+  sad[6] = sad_total (a6);
+  sad[7] = sad_total (a7);
 }
 
 /* Tries (dx, dy) and keeps the smaller key. */
@@ -216,14 +285,34 @@ search_full (const Block * b)
   uint64_t best = UINT64_MAX;
   int dx, dy;
 
-  /* the grid is the multiples of step: round the bounds inwards */
-  x_from = x_from >= 0 ? (x_from + step - 1) / step * step : -((-x_from) / step * step);
-  y_from = y_from >= 0 ? (y_from + step - 1) / step * step : -((-y_from) / step * step);
+  /* the grid is the multiples of step: round the bounds inwards (the
+   * lower ones are <= 0, the upper ones >= 0; the loops stop at the upper) */
+  x_from = -((-x_from) / step * step);
+  y_from = -((-y_from) / step * step);
   for (dy = y_from; dy <= y_to; dy += step)
-    for (dx = x_from; dx <= x_to; dx += step) {
-      uint64_t key = gcv_motion_key (block_sad (b, dx, dy), dx, dy);
-      if (key < best)
-        best = key;
+    for (dx = x_from; dx <= x_to; dx += 8 * step) {
+      /* 8 neighbours of one row at a time; fewer than 2 left: alone, else
+       * the pass is filled up with the last one (results dropped) */
+      int n = (x_to - dx) / step + 1, i;
+      uint32_t sad[8];
+      const uint8_t *c[8];
+
+      if (n == 1) {
+        uint64_t key = gcv_motion_key (block_sad (b, dx, dy), dx, dy);
+        if (key < best)
+          best = key;
+        continue;
+      }
+      if (n > 8)
+        n = 8;
+      for (i = 0; i < 8; i++)
+        c[i] = candidate_row0 (b, dx + (i < n ? i : n - 1) * step, dy);
+      block_sad_x8 (b, c, sad);
+      for (i = 0; i < n; i++) {
+        uint64_t key = gcv_motion_key (sad[i], dx + i * step, dy);
+        if (key < best)
+          best = key;
+      }
     }
   return best;
 }
@@ -319,6 +408,7 @@ gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, cons
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
   for (i = 0; i < n; i++) {
     Block b;
+    _Alignas (16) uint8_t ref[GCV_MOTION_MAX_BLOCK * GCV_MOTION_MAX_BLOCK];
     uint8_t mask[16];
     uint64_t best;
     int tail, k;
@@ -327,10 +417,17 @@ gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, cons
     b.p = params;
     gcv_motion_block_rect (ctx->width, ctx->height, params, i % cols, i / cols, &b.x0, &b.y0, &b.w, &b.h);
     b.chunks = (b.w + 15) / 16;
+    b.full = b.w % 16 == 0;
     tail = b.w - 16 * (b.chunks - 1);
     for (k = 0; k < 16; k++)
       mask[k] = k < tail ? 0xff : 0;
     b.tail_mask = _mm_loadu_si128 ((const __m128i *) mask);
+    for (k = 0; k < b.h; k++) {
+      uint8_t *row = ref + (size_t) k * 16 * b.chunks;
+      memcpy (row, ctx->ref + (size_t) (b.y0 + k) * ctx->stride + b.x0, (size_t) b.w);
+      memset (row + b.w, 0, (size_t) (16 * b.chunks - b.w));
+    }
+    b.ref = ref;
 
     best = params->method == GCV_MOTION_METHOD_FULL ? search_full (&b) : search_mods (&b);
     if (gcv_motion_suppressed (cq, gcv_motion_key_sad (best), b.w, b.h))

@@ -6,20 +6,24 @@
  *    bilinear interpolation rounded half up, for every fraction; the packed
  *    key's order against the tuple (SAD, |dx| + |dy|, dy, dx); validity at
  *    the borders;
- *  - CPU backend == reference, every record, over random cases: sizes from
- *    1x1 to 641x481, block sizes 4 .. 128 that do not divide the frame,
- *    ranges 0 .. 40 (128 on small frames), every subpel, both methods, the
- *    zero threshold, padded strides, 1 thread and all;
- *  - real photos moved by known integer, half- and quarter-pixel offsets:
- *    full search finds every interior block's offset exactly with SAD 0
- *    (interior: the true vector is a valid candidate), except 8x8 blocks
- *    of flat sky that match exactly at a shorter vector too (counted, at
- *    most 1%, the tie rule's choice checked: SAD 0); MODS where its
- *    geometry guarantees it (whole pixels, dy a multiple of 4 px: step 1
- *    visits the true vector), and its recovery rate elsewhere is printed
- *    and held above a floor measured on these photos;
+ *  - CPU backend == reference, every record, over 300 random cases: sizes
+ *    from 1x1 to 641x481, block sizes 4 .. 128 that do not divide the
+ *    frame, ranges 0 .. 40 (128 on small frames; shorter on the larger
+ *    frames, where the plain reference is slow), every subpel, both
+ *    methods, the zero threshold, padded strides, 1 thread and all; and one
+ *    context whose parameters change from call to call;
+ *  - real photos moved by known integer, half- and quarter-pixel offsets,
+ *    block sizes 8x8 .. 96x54, two ranges each: full search finds every
+ *    interior block's offset exactly with SAD 0 (interior: the true vector
+ *    is a valid candidate).  The windows are textured: no block matches
+ *    exactly at a second vector (such blocks would be printed; asserted
+ *    none).  MODS finds them exactly where its geometry guarantees it
+ *    (whole pixels, dy a multiple of 4 px: step 1 visits the true vector);
+ *    its recovery rate elsewhere is printed and held above a floor
+ *    measured on these photos;
  *  - the zero threshold, the reference handover, errors.
- * Then the 1080p 16x16 +-32 integer search is timed (informative).
+ * Then the 1080p 16x16 +-32 integer search is timed on 1 thread and all
+ * (informative).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -99,12 +103,13 @@ test_random_cases (void)
   uint32_t seed = 1234;
   int c, n_cases = 0;
 
-  for (c = 0; c < 170; c++) {
+  for (c = 0; c < 300; c++) {
     int si = c % 7, bi = (c / 7) % 7, phi = c % 4;
     int w = sizes[si][0], h = sizes[si][1];
     int small = w * h <= 64 * 48;
-    int rx = small ? (int) (gcv_test_rand (&seed) % 41) : (int) (gcv_test_rand (&seed) % 9);
-    int ry = small ? (int) (gcv_test_rand (&seed) % 41) : (int) (gcv_test_rand (&seed) % 9);
+    /* the plain reference bounds the range on larger frames */
+    uint32_t reach = small ? 41 : w * h <= 160 * 97 ? 25 : 9;
+    int rx = (int) (gcv_test_rand (&seed) % reach), ry = (int) (gcv_test_rand (&seed) % reach);
     int subpel = 1 << (gcv_test_rand (&seed) % 3);
     GcvMotionMethod m = gcv_test_rand (&seed) % 2 ? GCV_MOTION_METHOD_MODS : GCV_MOTION_METHOD_FULL;
     double zt = gcv_test_rand (&seed) % 3 == 0 ? (gcv_test_rand (&seed) % 160) / 16.0 : 0.0;
@@ -118,6 +123,12 @@ test_random_cases (void)
 
     if (c % 37 == 0 && small)
       rx = ry = 128;
+    /* (2 r subpel + 1)^2 candidates per block: the fine grids get shorter
+     * ranges on all but the small frames */
+    if (!small && m == GCV_MOTION_METHOD_FULL && subpel > 1) {
+      rx /= subpel;
+      ry /= subpel;
+    }
     /* the big frame with quarter-pel full search is costly for the reference */
     if (w * h > 100000 && subpel == 4 && m == GCV_MOTION_METHOD_FULL)
       subpel = 2;
@@ -150,14 +161,34 @@ test_random_cases (void)
   printf ("  %d random cases\n", n_cases);
 }
 
-/* Shifted photos: every interior block's offset found exactly. */
+/* Shifted photos: every interior block's offset found exactly.  The
+ * windows are textured parts of the photos: a block of flat or saturated
+ * pixels (the white suit and dark sky of astronaut.png) matches exactly at
+ * more than one displacement, and the tie rule then rightly picks the
+ * shorter vector.  Such blocks are counted apart and printed; on these
+ * windows there are none (asserted), so every interior block is checked. */
+/* MODS's exact recoveries where its geometry does not guarantee them
+ * (half pixels, dy not a multiple of 4 px): 92.1% measured on these windows
+ * (2026-11-22), held above 90%. */
+#define MODS_FLOOR_PERCENT 90
+
+static const int shift_crops[4][2][2] = {
+  /* origin of the 192 x 144 window, then of the 384 x 216 one (96x54) */
+  { {160, 184}, {64, 148} },    /* camera.png */
+  { {129, 78}, {33, 42} },      /* chelsea.png */
+  { {96, 104}, {108, 92} },     /* coffee.png */
+  { {184, 24}, {64, 148} },     /* astronaut.png */
+};
+
 static void
 test_known_shifts (void)
 {
+  /* quarter pixels: (7, -3), (-5, 2), (2.5, -1.5), (-3.25, 0.75),
+   * (1.25, 1.75), (0, 0), (-16, 4) px */
   static const int shifts[][2] = { {28, -12}, {-20, 8}, {10, -6}, {-13, 3}, {5, 7}, {0, 0}, {-64, 16} };
   static const int blocks[][2] = { {8, 8}, {16, 16}, {36, 24}, {96, 54} };
   long mods_checked = 0, mods_found = 0, guaranteed = 0, ambiguous = 0, all_interior = 0;
-  int s, b, i, k;
+  int s, b, i, k, r;
 
   for (i = 0; i < 4; i++)
     for (s = 0; s < 7; s++)
@@ -166,71 +197,73 @@ test_known_shifts (void)
         int subpel = (dx | dy) & 1 ? 4 : (dx | dy) & 2 ? 2 : 1;
         int bw = blocks[b][0], bh = blocks[b][1];
         int w = b == 3 ? 384 : 192, h = b == 3 ? 216 : 144;
-        int rx = (abs (dx) + 3) / 4 + 1 + b, ry = (abs (dy) + 3) / 4 + 1;
-        int cx = (pw[i] - w) / 2, cy = (ph[i] - h) / 2;
-        GcvMotionParams p;
+        int cx = shift_crops[i][b == 3][0], cy = shift_crops[i][b == 3][1];
         GcvPlane prev, cur;
         GcvMotionCpu *ctx;
-        GcvMotionVector *v;
         GcvError err;
-        int n, m, wrong = 0, interior = 0;
 
         motion_test_shifted_pair (photo[i], pw[i], ph[i], cx, cy, w, h, dx, dy, 5, &prev, &cur);
-        for (m = 0; m < 2; m++) {
-          p = motion_test_params (bw, bh, rx, m ? ry + 4 : ry, subpel, m ? GCV_MOTION_METHOD_MODS : GCV_MOTION_METHOD_FULL, 0);
-          if (m && subpel == 4)
+        ctx = gcv_motion_cpu_new (w, h, &err);
+        /* r = 0: full search, the smallest range that holds the shift, and
+         * wider by the block size index; r = 1: full search, 6 px more;
+         * r = 2: MODS (not at quarter pixels: its refinement reaches 1 q
+         * from an integer result only) */
+        for (r = 0; r < 3; r++) {
+          int mods = r == 2;
+          int rx = (abs (dx) + 3) / 4 + 1 + b + (r == 1 ? 6 : 0);
+          int ry = (abs (dy) + 3) / 4 + 1 + (r == 1 ? 6 : 0) + (mods ? 4 : 0);
+          GcvMotionParams p = motion_test_params (bw, bh, rx, ry, subpel,
+              mods ? GCV_MOTION_METHOD_MODS : GCV_MOTION_METHOD_FULL, 0);
+          GcvMotionVector *v;
+          int n, cols, wrong = 0, interior = 0, amb = 0;
+
+          if (mods && subpel == 4)
             continue;
-          n = gcv_motion_grid_cols (w, &p) * gcv_motion_grid_rows (h, &p);
+          cols = gcv_motion_grid_cols (w, &p);
+          n = cols * gcv_motion_grid_rows (h, &p);
           v = gcv_test_malloc (sizeof (*v) * n);
-          ctx = gcv_motion_cpu_new (w, h, &err);
           gcv_motion_cpu_set_reference (ctx, &prev, &err);
-          GCV_TEST_CHECK (gcv_motion_cpu_process (ctx, &p, &cur, v, 0, &err) == GCV_OK, "process");
-          wrong = interior = 0;
+          GCV_TEST_CHECK (gcv_motion_cpu_process (ctx, &p, &cur, v, 0, &err) == GCV_OK, "process: %s",
+              err.message);
           for (k = 0; k < n; k++) {
             int x0, y0, bw2, bh2, ok;
-            gcv_motion_block_rect (w, h, &p, k % gcv_motion_grid_cols (w, &p), k / gcv_motion_grid_cols (w, &p),
-                &x0, &y0, &bw2, &bh2);
+            gcv_motion_block_rect (w, h, &p, k % cols, k / cols, &x0, &y0, &bw2, &bh2);
             if (!gcv_motion_candidate_valid (w, h, &p, x0, y0, bw2, bh2, dx, dy))
               continue;
             interior++;
             ok = v[k].dx == dx && v[k].dy == dy && v[k].sad == 0;
-            if (!ok && v[k].sad == 0 && (!m || (dy % 16 == 0 && subpel == 1))) {
-              /* another displacement matches exactly too: a flat block
-               * (the dark sky of astronaut.png at 8x8), the tie rule
-               * picked the shorter vector.  Allowed at 8x8 only. */
-              ambiguous++;
-              if (bw > 8)
-                wrong++;
-            } else if (!m) {
-              if (!ok)
-                wrong++;
-            } else if (dy % 16 == 0 && subpel == 1) {
-              guaranteed++;
-              if (!ok)
-                wrong++;
+            if (!ok && v[k].sad == 0) {
+              amb++;
+              printf ("  %s %dx%d block at %d,%d moved (%d, %d) q: SAD 0 at (%d, %d) q too\n",
+                  gcv_test_photos[i], bw, bh, x0, y0, dx, dy, v[k].dx, v[k].dy);
+            } else if (!mods || (dy % 16 == 0 && subpel == 1)) {
+              /* full search, or MODS with the true vector in its step 1 */
+              guaranteed += mods;
+              wrong += !ok;
             } else {
               mods_checked++;
               mods_found += ok;
             }
           }
-          GCV_TEST_CHECK (wrong == 0, "%s %s: %s blocks %dx%d moved (%g, %g) px: %d of %d interior blocks wrong",
-              gcv_test_photos[i], m ? "mods" : "full", subpel == 1 ? "int" : subpel == 2 ? "half" : "quarter",
-              bw, bh, dx / 4.0, dy / 4.0, wrong, interior);
-          GCV_TEST_CHECK (interior > 0 || b == 3, "no interior block for %dx%d", bw, bh);
+          GCV_TEST_CHECK (wrong == 0, "%s %s +-%dx%d: %s blocks %dx%d moved (%g, %g) px: %d of %d interior "
+              "blocks wrong", gcv_test_photos[i], mods ? "mods" : "full", rx, ry,
+              subpel == 1 ? "int" : subpel == 2 ? "half" : "quarter", bw, bh, dx / 4.0, dy / 4.0, wrong,
+              interior);
+          GCV_TEST_CHECK (interior > 0, "no interior block for %dx%d +-%dx%d", bw, bh, rx, ry);
           all_interior += interior;
+          ambiguous += amb;
           free (v);
-          gcv_motion_cpu_free (ctx);
         }
+        gcv_motion_cpu_free (ctx);
         free (prev.data);
         free (cur.data);
       }
-  printf ("  full search: %ld interior blocks, %ld flat 8x8 blocks matched equally well elsewhere "
-      "(SAD 0 at a shorter vector)\n", all_interior, ambiguous);
-  GCV_TEST_CHECK (ambiguous * 100 <= all_interior, "too many ambiguous blocks: %ld", ambiguous);
+  printf ("  full search and MODS: %ld interior blocks, %ld matched exactly at another vector too\n",
+      all_interior, ambiguous);
+  GCV_TEST_CHECK (ambiguous == 0, "%ld ambiguous blocks in windows chosen to have none", ambiguous);
   printf ("  MODS: %ld guaranteed blocks exact; elsewhere %ld of %ld (%.1f%%) exact\n", guaranteed,
       mods_found, mods_checked, mods_checked ? 100.0 * mods_found / mods_checked : 0.0);
-  /* measured 2026-11-22 on the four photos: 92.0% */
-  GCV_TEST_CHECK (mods_checked == 0 || mods_found * 100 >= mods_checked * 85,
+  GCV_TEST_CHECK (mods_checked == 0 || mods_found * 100 >= mods_checked * MODS_FLOOR_PERCENT,
       "MODS found only %ld of %ld offsets its geometry does not guarantee", mods_found, mods_checked);
 }
 
@@ -325,6 +358,49 @@ test_semantics (void)
   free (cur.data);
 }
 
+/* One context, parameters changing from call to call (block size, range,
+ * subpel, method, threshold, threads): each call's result is the
+ * reference's for that pair, and the frame searched becomes the next
+ * call's reference.  Quarter pixels come late, so the phase planes are
+ * allocated in the middle of the sequence. */
+static void
+test_param_changes (void)
+{
+  static const int seq[][7] = {
+    /* bw, bh, range, subpel, mods, threshold x 4, threads */
+    {16, 16, 6, 1, 0, 0, 0}, {8, 8, 5, 2, 1, 0, 1}, {36, 24, 7, 1, 1, 8, 2}, {4, 4, 3, 4, 0, 0, 0},
+    {128, 9, 9, 2, 0, 0, 1}, {5, 7, 4, 4, 1, 4, 0}, {16, 16, 6, 1, 0, 0, 0}, {13, 128, 8, 4, 0, 2, 2},
+  };
+  int w = 111, h = 70, k;
+  GcvPlane f[2];
+  GcvMotionCpu *ctx;
+  GcvMotionVector vc[28 * 18], vr[28 * 18];
+  GcvError err;
+
+  motion_test_random_pair (photo[2], pw[2], ph[2], w, h, 4, 2, 9, 77, &f[0], &f[1]);
+  ctx = gcv_motion_cpu_new (w, h, &err);
+  gcv_motion_cpu_set_reference (ctx, &f[0], &err);
+  for (k = 0; k < (int) (sizeof (seq) / sizeof (seq[0])); k++) {
+    const GcvPlane *ref = &f[k % 2], *cur = &f[(k + 1) % 2];
+    GcvMotionParams p = motion_test_params (seq[k][0], seq[k][1], seq[k][2], seq[k][2], seq[k][3],
+        seq[k][4] ? GCV_MOTION_METHOD_MODS : GCV_MOTION_METHOD_FULL, seq[k][5] / 4.0);
+    int n = gcv_motion_grid_cols (w, &p) * gcv_motion_grid_rows (h, &p);
+    char what[120];
+
+    memset (vc, 0xa5, sizeof (vc));
+    GCV_TEST_CHECK (gcv_motion_cpu_process (ctx, &p, cur, vc, seq[k][6], &err) == GCV_OK, "call %d: %s", k,
+        err.message);
+    motion_reference_search (&p, ref, cur, vr);
+    snprintf (what, sizeof (what), "call %d: blocks %dx%d +-%d subpel %d %s zt %g, %d threads", k,
+        p.block_width, p.block_height, p.range_x, p.subpel, seq[k][4] ? "mods" : "full", p.zero_threshold,
+        seq[k][6]);
+    compare (vc, vr, n, what);
+  }
+  gcv_motion_cpu_free (ctx);
+  free (f[0].data);
+  free (f[1].data);
+}
+
 static void
 time_codec_case (void)
 {
@@ -339,11 +415,14 @@ time_codec_case (void)
   n = gcv_motion_grid_cols (w, &p) * gcv_motion_grid_rows (h, &p);
   v = gcv_test_malloc (sizeof (*v) * n);
   ctx = gcv_motion_cpu_new (w, h, &err);
-  for (t = 0; t < 2; t++) {
+  /* the first call of each also warms the caches and the thread pool */
+  for (t = 0; t < 4; t++) {
+    int nt = t < 2 ? 1 : 0;
     double t0 = gcv_test_now_s ();
     gcv_motion_cpu_set_reference (ctx, &prev, &err);
-    GCV_TEST_CHECK (gcv_motion_cpu_process (ctx, &p, &cur, v, 0, &err) == GCV_OK, "1080p");
-    printf ("  1080p 16x16 +-32 integer full search, all threads: %.1f ms\n", 1e3 * (gcv_test_now_s () - t0));
+    GCV_TEST_CHECK (gcv_motion_cpu_process (ctx, &p, &cur, v, nt, &err) == GCV_OK, "1080p");
+    printf ("  1080p 16x16 +-32 integer full search, %s: %.1f ms\n", nt ? "1 thread" : "all threads",
+        1e3 * (gcv_test_now_s () - t0));
   }
   gcv_motion_cpu_free (ctx);
   free (v);
@@ -364,6 +443,7 @@ main (void)
   RUN (test_formulas);
   RUN (test_semantics);
   RUN (test_zero_threshold);
+  RUN (test_param_changes);
   RUN (test_known_shifts);
   RUN (test_random_cases);
   RUN (time_codec_case);
