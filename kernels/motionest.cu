@@ -54,7 +54,7 @@
 #include <utility>
 
 #include "motionest.h"
-#include "gcv-cuda-check.h"
+#include "gcv-cuda-context.h"
 
 namespace {
 
@@ -547,21 +547,7 @@ k_finish (FinishArgs a)
   }
 }
 
-/* Makes the context's device current for one API call and gives the caller
- * its own device back afterwards. */
-struct DeviceScope {
-  int prev = -1;
-  ~DeviceScope () {
-    if (prev >= 0)
-      cudaSetDevice (prev);
-  }
-};
-
-size_t
-round_up (size_t v, size_t m)
-{
-  return (v + m - 1) / m * m;
-}
+constexpr const char *kTag = "motionest";
 
 }                               /* namespace */
 
@@ -576,9 +562,7 @@ struct _GcvMotionCuda {
   size_t max_blocks;
   unsigned long long *keys;
   GcvMotionVector *vec_dev, *vec_host;
-  uint8_t *stage[2];            /* pinned, width x height each */
-  cudaEvent_t stage_ev[2];
-  int stage_used[2], stage_next;
+  GcvLumaStager stager;         /* pinned, width x height each */
   cudaEvent_t done_ev;
   int searched;                 /* a search was queued since the last wait */
   /* rows whose vectors the next wait copies out, of a grid of pending_cols */
@@ -588,47 +572,6 @@ struct _GcvMotionCuda {
 };
 
 namespace {
-
-GcvStatus
-enter (GcvMotionCuda * ctx, DeviceScope & scope, GcvError * err)
-{
-  int cur = -1;
-  if (cudaGetDevice (&cur) == cudaSuccess && cur != ctx->device)
-    scope.prev = cur;
-  cudaGetLastError ();
-  GCV_CUDA_TRY (cudaSetDevice (ctx->device), err, "motionest: cudaSetDevice");
-  return GCV_OK;
-}
-
-GcvStatus
-dev_alloc (void **p, size_t bytes, GcvError * err, const char *what)
-{
-  cudaError_t e = cudaMalloc (p, bytes ? bytes : 16);
-  if (e != cudaSuccess) {
-    *p = nullptr;
-    GcvStatus st = gcv_cuda_status (e);
-    gcv_error_set (err, st, "motionest: cudaMalloc of %.1f MiB (%s) failed: %s: %s", bytes / 1048576.0, what,
-        cudaGetErrorName (e), cudaGetErrorString (e));
-    cudaGetLastError ();
-    return st;
-  }
-  return GCV_OK;
-}
-
-GcvStatus
-host_alloc (void **p, size_t bytes, GcvError * err, const char *what)
-{
-  cudaError_t e = cudaHostAlloc (p, bytes ? bytes : 16, cudaHostAllocDefault);
-  if (e != cudaSuccess) {
-    *p = nullptr;
-    GcvStatus st = gcv_cuda_status (e);
-    gcv_error_set (err, st, "motionest: cudaHostAlloc of %.1f MiB (%s) failed: %s: %s", bytes / 1048576.0,
-        what, cudaGetErrorName (e), cudaGetErrorString (e));
-    cudaGetLastError ();
-    return st;
-  }
-  return GCV_OK;
-}
 
 const void *const kFullKernels[] = {
   (const void *) k_full<1>, (const void *) k_full<2>, (const void *) k_full<4>, (const void *) k_full<8>,
@@ -640,8 +583,8 @@ motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
   GcvStatus st;
   const size_t w = (size_t) ctx->width, h = (size_t) ctx->height;
 
-  ctx->pitch = round_up (w + 16, 128);
-  ctx->plane_bytes = round_up (ctx->pitch * h, 256);
+  ctx->pitch = gcv_round_up (w + 16, 128);
+  ctx->plane_bytes = gcv_round_up (ctx->pitch * h, 256);
   ctx->max_blocks = ((w + 3) / 4) * ((h + 3) / 4);
   ctx->max_rows = (int) ((h + 3) / 4);
   if (stream) {
@@ -651,14 +594,14 @@ motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
         "motionest: cudaStreamCreate");
     ctx->own_stream = 1;
   }
-  if ((st = dev_alloc ((void **) &ctx->planes, ctx->plane_bytes * kPlanes, err, "frames and phase planes")) != GCV_OK
-      || (st = dev_alloc ((void **) &ctx->keys, ctx->max_blocks * 8, err, "keys")) != GCV_OK
-      || (st = dev_alloc ((void **) &ctx->vec_dev, ctx->max_blocks * sizeof (GcvMotionVector), err,
-              "vectors")) != GCV_OK
-      || (st = host_alloc ((void **) &ctx->vec_host, ctx->max_blocks * sizeof (GcvMotionVector), err,
-              "vectors")) != GCV_OK
-      || (st = host_alloc ((void **) &ctx->stage[0], w * h, err, "staging")) != GCV_OK
-      || (st = host_alloc ((void **) &ctx->stage[1], w * h, err, "staging")) != GCV_OK)
+  if ((st = gcv_cuda_dev_alloc ((void **) &ctx->planes, ctx->plane_bytes * kPlanes, err, kTag,
+              "frames and phase planes")) != GCV_OK
+      || (st = gcv_cuda_dev_alloc ((void **) &ctx->keys, ctx->max_blocks * 8, err, kTag, "keys")) != GCV_OK
+      || (st = gcv_cuda_dev_alloc ((void **) &ctx->vec_dev, ctx->max_blocks * sizeof (GcvMotionVector), err,
+              kTag, "vectors")) != GCV_OK
+      || (st = gcv_cuda_pinned_alloc ((void **) &ctx->vec_host, ctx->max_blocks * sizeof (GcvMotionVector), err,
+              kTag, "vectors")) != GCV_OK
+      || (st = gcv_luma_stager_alloc (&ctx->stager, w * h, err, kTag)) != GCV_OK)
     return st;
   ctx->pending = (uint8_t *) calloc ((size_t) ctx->max_rows, 1);
   if (ctx->pending == nullptr) {
@@ -668,9 +611,8 @@ motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
   /* defined bytes everywhere: the windows read row padding and phase-plane
    * rows no search has written (for candidates that are dropped) */
   GCV_CUDA_TRY (cudaMemset (ctx->planes, 0, ctx->plane_bytes * kPlanes), err, "motionest: cudaMemset");
-  for (int i = 0; i < 2; i++)
-    GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->stage_ev[i], cudaEventDisableTiming), err,
-        "motionest: cudaEventCreate");
+  if ((st = gcv_luma_stager_events (&ctx->stager, err, kTag)) != GCV_OK)
+    return st;
   GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->done_ev, cudaEventDisableTiming), err,
       "motionest: cudaEventCreate");
   GCV_CUDA_TRY (cudaDeviceGetAttribute (&ctx->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device),
@@ -684,29 +626,13 @@ motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
   return GCV_OK;
 }
 
-/* Copies a host GRAY8 plane into staging and queues its upload to `slot`. */
+/* Makes the device current, copies a host GRAY8 plane into staging and
+ * queues its upload to `slot`. */
 GcvStatus
 upload_plane (GcvMotionCuda * ctx, const GcvPlane * luma, int slot, const char *what, GcvError * err)
 {
-  if (luma == nullptr || luma->data == nullptr || luma->width != ctx->width || luma->height != ctx->height
-      || luma->stride < (size_t) ctx->width) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "motionest: %s: the plane must be %dx%d GRAY8 (got %dx%d, stride %zu)",
-        what, ctx->width, ctx->height, luma ? luma->width : 0, luma ? luma->height : 0, luma ? luma->stride : 0);
-    return GCV_ERROR_INVALID;
-  }
-  const int s = ctx->stage_next;
-  /* the copy queued from this staging buffer two uploads ago may still run */
-  if (ctx->stage_used[s])
-    GCV_CUDA_TRY (cudaEventSynchronize (ctx->stage_ev[s]), err, "motionest: cudaEventSynchronize");
-  const size_t w = (size_t) ctx->width;
-  for (int y = 0; y < ctx->height; y++)
-    memcpy (ctx->stage[s] + w * y, (const uint8_t *) luma->data + luma->stride * y, w);
-  GCV_CUDA_TRY (cudaMemcpy2DAsync (ctx->planes + ctx->plane_bytes * slot, ctx->pitch, ctx->stage[s], w, w,
-          ctx->height, cudaMemcpyHostToDevice, ctx->stream), err, "motionest: cudaMemcpy2DAsync (upload)");
-  GCV_CUDA_TRY (cudaEventRecord (ctx->stage_ev[s], ctx->stream), err, "motionest: cudaEventRecord");
-  ctx->stage_used[s] = 1;
-  ctx->stage_next = 1 - s;
-  return GCV_OK;
+  return gcv_cuda_upload_luma (ctx->device, &ctx->stager, luma, ctx->width, ctx->height,
+      ctx->planes + ctx->plane_bytes * slot, ctx->pitch, ctx->stream, err, kTag, what);
 }
 
 /* The thread layout of k_full for a geometry: KY, R (rows of thread groups
@@ -748,7 +674,7 @@ plan_full (const GcvMotionParams * p)
   R = R < 1 ? 1 : R > gyn ? gyn : R;
   pl.tiles = (gyn + R - 1) / R;
   pl.R = (gyn + pl.tiles - 1) / pl.tiles;
-  pl.threads = (int) round_up ((size_t) (gxn * pl.R), 32);
+  pl.threads = (int) gcv_round_up ((size_t) (gxn * pl.R), 32);
   pl.w4p = w4;
   /* window pitch: at least gxn + w4 words; of the next 32 the one whose
    * rows put the fewest threads of a warp in one bank (for the interior
@@ -783,26 +709,17 @@ gcv_motion_cuda_free (GcvMotionCuda * ctx)
 {
   if (ctx == NULL)
     return;
-  DeviceScope scope;
-  GcvError err;
-  if (enter (ctx, scope, &err) == GCV_OK) {
-    if (ctx->stream)
-      cudaStreamSynchronize (ctx->stream);
+  gcv_cuda_context_release (ctx->device, ctx->stream, kTag, [ctx] () {
     cudaFree (ctx->planes);
     cudaFree (ctx->keys);
     cudaFree (ctx->vec_dev);
     cudaFreeHost (ctx->vec_host);
-    cudaFreeHost (ctx->stage[0]);
-    cudaFreeHost (ctx->stage[1]);
-    for (int i = 0; i < 2; i++)
-      if (ctx->stage_ev[i])
-        cudaEventDestroy (ctx->stage_ev[i]);
+    gcv_luma_stager_free (&ctx->stager);
     if (ctx->done_ev)
       cudaEventDestroy (ctx->done_ev);
     if (ctx->own_stream)
       cudaStreamDestroy (ctx->stream);
-    cudaGetLastError ();
-  }
+  });
   free (ctx->pending);
   delete ctx;
 }
@@ -815,39 +732,15 @@ gcv_motion_cuda_new (int device, int width, int height, void *stream, GcvError *
         GCV_MOTION_MAX_DIMENSION, GCV_MOTION_MAX_DIMENSION);
     return NULL;
   }
-  if (device < 0) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "motionest: bad device %d", device);
-    return NULL;
-  }
-  GcvMotionCuda *ctx = new (std::nothrow) GcvMotionCuda ();
-  if (ctx == NULL) {
-    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "motionest: out of host memory");
-    return NULL;
-  }
-  ctx->device = device;
-  ctx->width = width;
-  ctx->height = height;
-  DeviceScope scope;
-  if (enter (ctx, scope, err) != GCV_OK) {
-    delete ctx;
-    return NULL;
-  }
-  if (motion_cuda_alloc (ctx, stream, err) != GCV_OK) {
-    cudaDeviceSynchronize ();
-    cudaGetLastError ();
-    gcv_motion_cuda_free (ctx);
-    return NULL;
-  }
-  return ctx;
+  return gcv_cuda_context_new<GcvMotionCuda> (device, width, height, stream, err, kTag, motion_cuda_alloc,
+      gcv_motion_cuda_free);
 }
 
 extern "C" GcvStatus
 gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * luma, GcvError * err)
 {
-  DeviceScope scope;
   GcvStatus st;
-  if ((st = enter (ctx, scope, err)) != GCV_OK
-      || (st = upload_plane (ctx, luma, ctx->ref, "reference", err)) != GCV_OK)
+  if ((st = upload_plane (ctx, luma, ctx->ref, "reference", err)) != GCV_OK)
     return st;
   ctx->has_ref = 1;
   return GCV_OK;
@@ -856,10 +749,8 @@ gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * luma, GcvEr
 extern "C" GcvStatus
 gcv_motion_cuda_upload (GcvMotionCuda * ctx, const GcvPlane * luma, GcvError * err)
 {
-  DeviceScope scope;
   GcvStatus st;
-  if ((st = enter (ctx, scope, err)) != GCV_OK
-      || (st = upload_plane (ctx, luma, 1 - ctx->ref, "current frame", err)) != GCV_OK)
+  if ((st = upload_plane (ctx, luma, 1 - ctx->ref, "current frame", err)) != GCV_OK)
     return st;
   ctx->has_cur = 1;
   return GCV_OK;
@@ -886,9 +777,9 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
         row1, rows);
     return GCV_ERROR_INVALID;
   }
-  DeviceScope scope;
+  GcvDeviceScope scope;
   GcvStatus st;
-  if ((st = enter (ctx, scope, err)) != GCV_OK)
+  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
     return st;
 
   const int b0 = row0 * cols, b1 = row1 * cols;
@@ -976,7 +867,7 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
       ma.b0 = b0;
       ma.w4p = (params->block_width + 3) / 4;
       ma.keys = ctx->keys;
-      int threads = (int) round_up ((size_t) (2 * params->range_x + 1), 32);
+      int threads = (int) gcv_round_up ((size_t) (2 * params->range_x + 1), 32);
       threads = threads < kModsMinThreads ? kModsMinThreads : threads;
       const size_t smem = (80 + (size_t) params->block_height * ma.w4p) * 4;
       k_mods<<<b1 - b0, threads, smem, ctx->stream>>> (ma);
@@ -1017,9 +908,9 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
 extern "C" GcvStatus
 gcv_motion_cuda_wait (GcvMotionCuda * ctx, GcvMotionVector * vectors, GcvError * err)
 {
-  DeviceScope scope;
+  GcvDeviceScope scope;
   GcvStatus st;
-  if ((st = enter (ctx, scope, err)) != GCV_OK)
+  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
     return st;
   if (ctx->searched)
     GCV_CUDA_TRY (cudaEventSynchronize (ctx->done_ev), err, "motionest: waiting for the search");
