@@ -68,7 +68,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <glib/gstdio.h>
 
 #if GCV_HAVE_CUDA
 #include "gcv-cuda.h"
@@ -106,14 +105,13 @@ enum
 /* most entries in devices */
 #define MAX_DEVICES 16
 
-#define MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, Y42B, Y444 }"
-#define MOTION_CAPS "video/x-raw, format = (string) " MOTION_FORMATS ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+/* what the errors about the location file call the records */
+#define RECORDS "motion vectors"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (MOTION_CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_MOTION_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (MOTION_CAPS));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_MOTION_CAPS));
 
 GType
 gst_cuda_video_motion_subpel_get_type (void)
@@ -468,16 +466,10 @@ gst_cuda_video_motion_est_start (GstBaseTransform * trans)
 
   self->frame_number = 0;
   self->has_reference = FALSE;
-  if (location != NULL && *location != '\0') {
-    self->json = g_fopen (location, "ab");
-    if (self->json == NULL) {
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not open \"%s\" to write the motion vectors", location),
-          ("%s", g_strerror (errno)));
-      g_free (location);
-      GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
-      return FALSE;
-    }
+  if (!gst_cuda_motion_json_open (GST_ELEMENT (self), location, RECORDS, &self->json)) {
+    g_free (location);
+    GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+    return FALSE;
   }
   g_free (location);
   return TRUE;
@@ -489,12 +481,7 @@ gst_cuda_video_motion_est_stop (GstBaseTransform * trans)
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (trans);
   gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
 
-  if (self->json != NULL) {
-    if (fclose (self->json) != 0)
-      GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("Could not finish writing the motion vectors"),
-          ("%s", g_strerror (errno)));
-    self->json = NULL;
-  }
+  gst_cuda_motion_json_close (GST_ELEMENT (self), &self->json, RECORDS);
   return ok;
 }
 
@@ -609,18 +596,6 @@ gst_cuda_video_motion_est_teardown (GstCudaVideoFilter * filter)
 
 /* ---- streaming ------------------------------------------------------------ */
 
-static GcvPlane
-luma_plane (GstVideoFrame * frame)
-{
-  GcvPlane p;
-
-  p.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  p.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  p.width = GST_VIDEO_FRAME_WIDTH (frame);
-  p.height = GST_VIDEO_FRAME_HEIGHT (frame);
-  return p;
-}
-
 static gboolean
 gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter)
 {
@@ -668,22 +643,10 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
   gst_cuda_motion_meta_add (buffer, &info, self->vectors);
   if (self->json != NULL) {
     gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), self->vectors);
-    if (fwrite (self->json_line->str, 1, self->json_line->len, self->json) != self->json_line->len) {
-      GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not write the motion vectors"),
-          ("%s", g_strerror (errno)));
+    if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
       return GST_FLOW_ERROR;
-    }
   }
   return GST_FLOW_OK;
-}
-
-static GstFlowReturn
-backend_failed (GstCudaVideoMotionEst * self, const gchar * what, const GcvError * err)
-{
-  GError *error = NULL;
-
-  gst_cuda_video_filter_set_error (&error, err);
-  return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (self), what, error);
 }
 
 #if GCV_HAVE_CUDA
@@ -694,7 +657,7 @@ process_cuda_parallel (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
     const GcvMotionParams * params, gboolean draw)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
-  GcvPlane luma = luma_plane (frame);
+  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
   gint rows = gcv_motion_grid_rows (luma.height, params);
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
@@ -703,26 +666,26 @@ process_cuda_parallel (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
   if (!self->has_reference) {
     for (i = 0; i < n; i++)
       if (gcv_motion_cuda_set_reference (self->cuda[i], &luma, &err) != GCV_OK)
-        return backend_failed (self, "Uploading the first frame", &err);
+        return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the first frame", &err);
     self->has_reference = TRUE;
     return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, params, FALSE,
         draw);
   }
   for (i = 0; i < n; i++)
     if (gcv_motion_cuda_upload (self->cuda[i], &luma, &err) != GCV_OK)
-      return backend_failed (self, "Uploading the frame", &err);
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the frame", &err);
   gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
   /* a context with an empty band still searches (nothing): that makes this
    * frame its reference, ready for a later, larger band */
   for (i = 0; i < n; i++) {
     gint row0 = (gint) ((gint64) rows * i / n), row1 = (gint) ((gint64) rows * (i + 1) / n);
     if (gcv_motion_cuda_search (self->cuda[i], params, row0, row1, &err) != GCV_OK)
-      return backend_failed (self, "Searching the motion vectors", &err);
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Searching the motion vectors", &err);
   }
   gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
   for (i = 0; i < n; i++)
     if (gcv_motion_cuda_wait (self->cuda[i], self->vectors, &err) != GCV_OK)
-      return backend_failed (self, "Reading back the motion vectors", &err);
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Reading back the motion vectors", &err);
   if (!gst_cuda_video_filter_finish (filter, &error))
     return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
   return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, params, TRUE,
@@ -738,7 +701,7 @@ push_oldest (GstCudaVideoMotionEst * self)
   GstFlowReturn ret;
 
   if (p->context >= 0 && gcv_motion_cuda_wait (self->cuda[p->context], self->vectors, &err) != GCV_OK) {
-    ret = backend_failed (self, "Reading back the motion vectors", &err);
+    ret = gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Reading back the motion vectors", &err);
     gst_buffer_unref (p->buffer);
   } else {
     /* the streaming thread's reference was dropped when the frame was
@@ -761,7 +724,7 @@ static GstFlowReturn
 process_cuda_serial (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
     const GcvMotionParams * params, gboolean draw)
 {
-  GcvPlane luma = luma_plane (frame), previous = luma;
+  GcvPlane luma = gst_cuda_motion_luma_plane (frame), previous = luma;
   GstCudaVideoMotionPending *p = g_new0 (GstCudaVideoMotionPending, 1);
   GcvError err = { GCV_OK, "" };
   GstFlowReturn ret = GST_FLOW_OK;
@@ -781,7 +744,7 @@ process_cuda_serial (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
         || gcv_motion_cuda_search (self->cuda[p->context], params, 0, -1, &err) != GCV_OK) {
       gst_buffer_unref (p->buffer);
       g_free (p);
-      return backend_failed (self, "Searching the motion vectors", &err);
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Searching the motion vectors", &err);
     }
   }
   for (y = 0; y < luma.height; y++)
@@ -803,7 +766,7 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
   GcvMotionParams params;
   GcvError err = { GCV_OK, "" };
-  GcvPlane luma = luma_plane (frame);
+  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
   const char *bad;
 
   GST_OBJECT_LOCK (self);
@@ -823,14 +786,14 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
 #endif
   if (!self->has_reference) {
     if (gcv_motion_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
-      return backend_failed (self, "Storing the first frame", &err);
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
     return complete_frame (self, frame->buffer, self->frame_draw ? frame : NULL, self->frame_number++,
         &params, FALSE, self->frame_draw);
   }
   if (gcv_motion_cpu_process (self->cpu, &params, &luma, self->vectors,
           gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
-    return backend_failed (self, "Searching the motion vectors", &err);
+    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Searching the motion vectors", &err);
   return complete_frame (self, frame->buffer, self->frame_draw ? frame : NULL, self->frame_number++,
       &params, TRUE, self->frame_draw);
 }

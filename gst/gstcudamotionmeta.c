@@ -19,10 +19,15 @@
 #include "gstcudavideofilter.h"
 #include "overlay.h"
 
+#include <errno.h>
+#include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 G_STATIC_ASSERT (sizeof (GcvMotionVector) == sizeof (GstCudaMotionVector));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvMotionVector, sad) == G_STRUCT_OFFSET (GstCudaMotionVector, sad));
+G_STATIC_ASSERT (sizeof (GcvVcmPoint) == sizeof (GstCudaMotionPoint));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvVcmPoint, score) == G_STRUCT_OFFSET (GstCudaMotionPoint, score));
 
 /* colour of the arrows (ARGB) */
 #define ARROW_COLOUR 0xff00ff00
@@ -41,6 +46,57 @@ gst_cuda_motion_meta_register (void)
     gst_meta_register_custom (GST_CUDA_MOTION_META_NAME, tags, NULL, NULL, NULL);
     g_once_init_leave (&done, 1);
   }
+}
+
+/* The buffer's new motion meta, its frame fields set; NULL when it could
+ * not be added. */
+static GstStructure *
+meta_replace (GstBuffer * buffer, const gchar * kind, gboolean has_reference, guint64 frame, gint width,
+    gint height)
+{
+  GstCustomMeta *meta;
+  GstStructure *s;
+
+  /* one motion meta per buffer: an upstream motion element's vectors (of
+   * the same frame, perhaps other parameters) give way to this one's */
+  while ((meta = gst_buffer_get_custom_meta (buffer, GST_CUDA_MOTION_META_NAME)) != NULL)
+    if (!gst_buffer_remove_meta (buffer, (GstMeta *) meta))
+      break;
+  meta = gst_buffer_add_custom_meta (buffer, GST_CUDA_MOTION_META_NAME);
+  if (meta == NULL)
+    return NULL;
+  s = gst_custom_meta_get_structure (meta);
+  gst_structure_set (s,
+      "kind", G_TYPE_STRING, kind,
+      "has-reference", G_TYPE_BOOLEAN, has_reference,
+      "frame", G_TYPE_UINT64, frame,
+      "width", G_TYPE_INT, width,
+      "height", G_TYPE_INT, height, NULL);
+  return s;
+}
+
+/* The start of a JSON line: frame, pts, has_reference, width, height. */
+static void
+json_begin (GString * line, guint64 frame, GstClockTime pts, gboolean has_reference, gint width,
+    gint height)
+{
+  g_string_truncate (line, 0);
+  g_string_append_printf (line, "{\"frame\":%" G_GUINT64_FORMAT ",\"pts\":", frame);
+  if (GST_CLOCK_TIME_IS_VALID (pts))
+    g_string_append_printf (line, "%" G_GUINT64_FORMAT, (guint64) pts);
+  else
+    g_string_append (line, "null");
+  g_string_append_printf (line, ",\"has_reference\":%s,\"width\":%d,\"height\":%d",
+      has_reference ? "true" : "false", width, height);
+}
+
+static void
+mask_clear (GcvPlane * mask)
+{
+  gint y;
+
+  for (y = 0; y < mask->height; y++)
+    memset ((guint8 *) mask->data + (gsize) y * mask->stride, 0, mask->width);
 }
 
 static guint
@@ -70,24 +126,14 @@ void
 gst_cuda_motion_meta_add (GstBuffer * buffer, const GstCudaMotionFrameInfo * info,
     const GcvMotionVector * vectors)
 {
-  GstCustomMeta *meta;
+  GstStructure *s = meta_replace (buffer, "blocks", info->has_reference, info->frame, info->width,
+      info->height);
   GstBuffer *records;
 
-  /* one motion meta per buffer: an upstream motion element's vectors (of
-   * the same frame, perhaps other parameters) give way to this one's */
-  while ((meta = gst_buffer_get_custom_meta (buffer, GST_CUDA_MOTION_META_NAME)) != NULL)
-    if (!gst_buffer_remove_meta (buffer, (GstMeta *) meta))
-      break;
-  meta = gst_buffer_add_custom_meta (buffer, GST_CUDA_MOTION_META_NAME);
-  if (meta == NULL)
+  if (s == NULL)
     return;
   records = gst_buffer_new_memdup (vectors, n_blocks (info) * sizeof (GcvMotionVector));
-  gst_structure_set (gst_custom_meta_get_structure (meta),
-      "kind", G_TYPE_STRING, "blocks",
-      "has-reference", G_TYPE_BOOLEAN, info->has_reference,
-      "frame", G_TYPE_UINT64, info->frame,
-      "width", G_TYPE_INT, info->width,
-      "height", G_TYPE_INT, info->height,
+  gst_structure_set (s,
       "block-width", G_TYPE_INT, info->params->block_width,
       "block-height", G_TYPE_INT, info->params->block_height,
       "grid-width", G_TYPE_INT, gcv_motion_grid_cols (info->width, info->params),
@@ -115,16 +161,10 @@ gst_cuda_motion_json_line (GString * line, const GstCudaMotionFrameInfo * info, 
 {
   guint n = n_blocks (info), i;
 
-  g_string_truncate (line, 0);
-  g_string_append_printf (line, "{\"frame\":%" G_GUINT64_FORMAT ",\"pts\":", info->frame);
-  if (GST_CLOCK_TIME_IS_VALID (pts))
-    g_string_append_printf (line, "%" G_GUINT64_FORMAT, (guint64) pts);
-  else
-    g_string_append (line, "null");
-  g_string_append_printf (line, ",\"has_reference\":%s,\"width\":%d,\"height\":%d,"
-      "\"block_width\":%d,\"block_height\":%d,\"grid_width\":%d,\"grid_height\":%d,"
-      "\"method\":\"%s\",\"subpel\":%d,\"fields\":[\"x\",\"y\",\"dx\",\"dy\",\"sad\"],\"blocks\":[",
-      info->has_reference ? "true" : "false", info->width, info->height,
+  json_begin (line, info->frame, pts, info->has_reference, info->width, info->height);
+  g_string_append_printf (line, ",\"block_width\":%d,\"block_height\":%d,\"grid_width\":%d,"
+      "\"grid_height\":%d,\"method\":\"%s\",\"subpel\":%d,"
+      "\"fields\":[\"x\",\"y\",\"dx\",\"dy\",\"sad\"],\"blocks\":[",
       info->params->block_width, info->params->block_height,
       gcv_motion_grid_cols (info->width, info->params), gcv_motion_grid_rows (info->height, info->params),
       info->params->method == GCV_MOTION_METHOD_MODS ? "mods" : "full", (gint) info->params->subpel);
@@ -144,10 +184,8 @@ gst_cuda_motion_draw (GstVideoFrame * frame, GcvPlane * mask, const GstCudaMotio
     const GcvMotionVector * vectors)
 {
   guint n = n_blocks (info), i;
-  gint y;
 
-  for (y = 0; y < mask->height; y++)
-    memset ((guint8 *) mask->data + (gsize) y * mask->stride, 0, mask->width);
+  mask_clear (mask);
   for (i = 0; i < n; i++) {
     const GcvMotionVector *v = &vectors[i];
     gint x0, y0, w, h, cx, cy;
@@ -161,4 +199,138 @@ gst_cuda_motion_draw (GstVideoFrame * frame, GcvPlane * mask, const GstCudaMotio
         cy + (v->dy >= 0 ? (v->dy + 2) / 4 : -((-v->dy + 2) / 4)));
   }
   gst_cuda_video_filter_paint_mask (frame, mask, ARROW_COLOUR);
+}
+
+void
+gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPointsInfo * info,
+    const GcvVcmPoint * points, guint n_points)
+{
+  GstStructure *s = meta_replace (buffer, "points", info->has_reference, info->frame, info->width,
+      info->height);
+  GstBuffer *records;
+
+  if (s == NULL)
+    return;
+  /* an empty buffer (no memory) for no points: it maps to size 0 */
+  records = n_points > 0 ? gst_buffer_new_memdup (points, n_points * sizeof (GcvVcmPoint))
+      : gst_buffer_new ();
+  gst_structure_set (s,
+      "n-points", G_TYPE_INT, (gint) n_points,
+      "window-size", G_TYPE_INT, info->params->window_size,
+      "template-size", G_TYPE_INT, info->params->template_size,
+      "search-size", G_TYPE_INT, info->params->search_size,
+      "vectors", GST_TYPE_BUFFER, records, NULL);
+  gst_buffer_unref (records);
+}
+
+/* A float with 3 decimals, '.' whatever the locale. */
+static void
+append_decimal (GString * s, gfloat v)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (s, g_ascii_formatd (buf, sizeof (buf), "%.3f", (gdouble) v));
+}
+
+void
+gst_cuda_motion_json_points_line (GString * line, const GstCudaMotionPointsInfo * info, GstClockTime pts,
+    const GcvVcmPoint * points, guint n_points)
+{
+  guint i;
+
+  json_begin (line, info->frame, pts, info->has_reference, info->width, info->height);
+  g_string_append_printf (line, ",\"n_points\":%u,\"window_size\":%d,\"template_size\":%d,"
+      "\"search_size\":%d,\"fields\":[\"x\",\"y\",\"dx\",\"dy\",\"score\"],\"points\":[",
+      n_points, info->params->window_size, info->params->template_size, info->params->search_size);
+  for (i = 0; i < n_points; i++) {
+    const GcvVcmPoint *p = &points[i];
+    g_string_append (line, i ? ",[" : "[");
+    append_decimal (line, p->x);
+    g_string_append_c (line, ',');
+    append_decimal (line, p->y);
+    g_string_append_c (line, ',');
+    append_decimal (line, p->dx);
+    g_string_append_c (line, ',');
+    append_decimal (line, p->dy);
+    g_string_append_c (line, ',');
+    append_decimal (line, p->score);
+    g_string_append_c (line, ']');
+  }
+  g_string_append (line, "]}\n");
+}
+
+void
+gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVcmPoint * points,
+    guint n_points, gint scale)
+{
+  guint i;
+
+  mask_clear (mask);
+  for (i = 0; i < n_points; i++) {
+    const GcvVcmPoint *p = &points[i];
+    gint x0 = (gint) p->x, y0 = (gint) p->y;
+    /* the tip rounded to the nearest pixel; gcv_overlay_arrow clips */
+    gint x1 = (gint) floor ((gdouble) p->x + (gdouble) p->dx * scale + 0.5);
+    gint y1 = (gint) floor ((gdouble) p->y + (gdouble) p->dy * scale + 0.5);
+    gcv_overlay_arrow (mask, x0, y0, x1, y1);
+  }
+  gst_cuda_video_filter_paint_mask (frame, mask, ARROW_COLOUR);
+}
+
+GcvPlane
+gst_cuda_motion_luma_plane (GstVideoFrame * frame)
+{
+  GcvPlane p;
+
+  p.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  p.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  p.width = GST_VIDEO_FRAME_WIDTH (frame);
+  p.height = GST_VIDEO_FRAME_HEIGHT (frame);
+  return p;
+}
+
+gboolean
+gst_cuda_motion_json_open (GstElement * element, const gchar * location, const gchar * what,
+    FILE ** file)
+{
+  *file = NULL;
+  if (location == NULL || *location == '\0')
+    return TRUE;
+  *file = g_fopen (location, "ab");
+  if (*file == NULL) {
+    GST_ELEMENT_ERROR (element, RESOURCE, OPEN_WRITE,
+        ("Could not open \"%s\" to write the %s", location, what), ("%s", g_strerror (errno)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_motion_json_write (GstElement * element, FILE * file, const GString * line, const gchar * what)
+{
+  if (fwrite (line->str, 1, line->len, file) == line->len)
+    return TRUE;
+  GST_ELEMENT_ERROR (element, RESOURCE, WRITE, ("Could not write the %s", what),
+      ("%s", g_strerror (errno)));
+  return FALSE;
+}
+
+void
+gst_cuda_motion_json_close (GstElement * element, FILE ** file, const gchar * what)
+{
+  if (*file == NULL)
+    return;
+  if (fclose (*file) != 0)
+    GST_ELEMENT_WARNING (element, RESOURCE, WRITE, ("Could not finish writing the %s", what),
+        ("%s", g_strerror (errno)));
+  *file = NULL;
+}
+
+GstFlowReturn
+gst_cuda_motion_backend_failed (GstElement * element, const gchar * doing, const GcvError * err)
+{
+  GError *error = NULL;
+
+  gst_cuda_video_filter_set_error (&error, err);
+  return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (element), doing, error);
 }

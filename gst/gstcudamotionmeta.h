@@ -14,7 +14,7 @@
 /**
  * SECTION:gstcudamotionmeta
  * @title: GstCudaVideoMotionMeta
- * @short_description: the motion vectors cudamotionest / cpumotionest attach to every buffer
+ * @short_description: the block vectors (cudamotionest) and tracked points (cudavcm) on every buffer
  *
  * PUBLIC HEADER: applications include this file to read the vectors; it
  * needs only GStreamer core (>= 1.20) and links to nothing of this plugin.
@@ -24,8 +24,11 @@
  * gst_buffer_get_custom_meta() and Python through gi with
  * `buf.get_custom_meta ("GstCudaVideoMotionMeta")`.  Its #GstStructure has:
  *
- * - "kind" (string): "blocks" (block matching: one record per block of a
- *   grid that tiles the frame).
+ * - "kind" (string): "blocks" (block matching, cudamotionest / cpumotionest:
+ *   one record per block of a grid that tiles the frame, below) or "points"
+ *   (sparse tracking, cudavcm / cpuvcm: one record per tracked point, see
+ *   "Points" further down).  Read "kind" first: the two carry different
+ *   fields and records.
  * - "has-reference" (boolean): FALSE on the first frame after start, a
  *   FLUSH or a caps change: there was no previous frame, every vector is
  *   (0, 0) with SAD 0.
@@ -52,6 +55,24 @@
  * dtype=[("x", "<i4"), ("y", "<i4"), ("dx", "<i4"), ("dy", "<i4"),
  * ("sad", "<u4")])` (on little-endian machines), or the struct module with
  * format "=iiiiI".
+ *
+ * Points (kind "points", vector coherence mapping): the structure has
+ * "has-reference", "frame", "width" and "height" as above (on a frame
+ * without a reference there are no points: n-points is 0), and
+ *
+ * - "n-points" (int): how many points were tracked (at most the element's
+ *   max-points).
+ * - "window-size" (int): side of the windows the points were picked in.
+ * - "template-size" (int): side of the correlation template (odd).
+ * - "search-size" (int): side of the search area: vectors reach
+ *   search-size / 2 pixels either way.
+ * - "vectors" (#GstBuffer): n-points records of #GstCudaMotionPoint (5
+ *   native-endian 32-bit IEEE floats each: x, y, dx, dy, score), in window
+ *   raster order.
+ *
+ * The point (x, y) of the previous frame (whole pixels) is found at
+ * (x + dx, y + dy) in this frame (fractional with sub-pixel refinement).
+ * Python: struct format "=fffff", or numpy dtype "<f4" x 5.
  */
 #ifndef __GST_CUDA_MOTION_META_H__
 #define __GST_CUDA_MOTION_META_H__
@@ -82,8 +103,29 @@ typedef struct
 G_STATIC_ASSERT (sizeof (GstCudaMotionVector) == 20);
 
 /**
+ * GstCudaMotionPoint:
+ * @x: column of the point in the previous frame, pixels
+ * @y: row of the point in the previous frame, pixels
+ * @dx: horizontal displacement to this frame, pixels
+ * @dy: vertical displacement to this frame, pixels
+ * @score: coherence of the vector: the vector coherence map at the vector
+ *     over its largest possible value (1 when every neighbour's normalised
+ *     correlation is perfect there; may be negative)
+ *
+ * One record of the "vectors" buffer of a "points" meta.
+ */
+typedef struct
+{
+  gfloat x, y;
+  gfloat dx, dy;
+  gfloat score;
+} GstCudaMotionPoint;
+
+G_STATIC_ASSERT (sizeof (GstCudaMotionPoint) == 20);
+
+/**
  * gst_buffer_get_cuda_motion_meta_structure:
- * @buffer: a buffer that went through cudamotionest or cpumotionest
+ * @buffer: a buffer that went through cudamotionest, cpumotionest, cudavcm or cpuvcm
  *
  * Returns: (transfer none) (nullable): the meta's structure, or %NULL when
  * @buffer has no motion meta (or the plugin was never loaded).
@@ -106,16 +148,18 @@ gst_buffer_get_cuda_motion_meta_structure (GstBuffer * buffer)
  * @n_vectors: (out): grid-width * grid-height
  *
  * Returns: (transfer none) (nullable): the records, valid until the unmap;
- * %NULL when the structure holds no well-formed vectors.
+ * %NULL when the structure holds no well-formed vectors (or is a "points"
+ * meta: see gst_cuda_motion_meta_map_points()).
  */
 static inline const GstCudaMotionVector *
 gst_cuda_motion_meta_map_vectors (const GstStructure * meta, GstMapInfo * map, guint * n_vectors)
 {
   const GValue *value = gst_structure_get_value (meta, "vectors");
+  const gchar *kind = gst_structure_get_string (meta, "kind");
   GstBuffer *vectors;
   gint gw = 0, gh = 0;
 
-  if (value == NULL || !GST_VALUE_HOLDS_BUFFER (value)
+  if (value == NULL || !GST_VALUE_HOLDS_BUFFER (value) || g_strcmp0 (kind, "blocks") != 0
       || !gst_structure_get_int (meta, "grid-width", &gw)
       || !gst_structure_get_int (meta, "grid-height", &gh))
     return NULL;
@@ -134,6 +178,40 @@ static inline void
 gst_cuda_motion_meta_unmap_vectors (const GstStructure * meta, GstMapInfo * map)
 {
   gst_buffer_unmap (gst_value_get_buffer (gst_structure_get_value (meta, "vectors")), map);
+}
+
+/**
+ * gst_cuda_motion_meta_map_points:
+ * @meta: the structure from gst_buffer_get_cuda_motion_meta_structure()
+ * @map: (out caller-allocates): the mapping, for gst_cuda_motion_meta_unmap_vectors()
+ * @n_points: (out): n-points
+ *
+ * Returns: (transfer none) (nullable): the records, valid until the unmap
+ * (not %NULL when n-points is 0, but then there is nothing to read); %NULL
+ * when the structure holds no well-formed points (or is a "blocks" meta:
+ * see gst_cuda_motion_meta_map_vectors()).
+ */
+static inline const GstCudaMotionPoint *
+gst_cuda_motion_meta_map_points (const GstStructure * meta, GstMapInfo * map, guint * n_points)
+{
+  static const GstCudaMotionPoint none = { 0, 0, 0, 0, 0 };
+  const GValue *value = gst_structure_get_value (meta, "vectors");
+  const gchar *kind = gst_structure_get_string (meta, "kind");
+  GstBuffer *points;
+  gint n = -1;
+
+  if (value == NULL || !GST_VALUE_HOLDS_BUFFER (value) || g_strcmp0 (kind, "points") != 0
+      || !gst_structure_get_int (meta, "n-points", &n) || n < 0)
+    return NULL;
+  points = gst_value_get_buffer (value);
+  if (!gst_buffer_map (points, map, GST_MAP_READ))
+    return NULL;
+  if (map->size != (gsize) n * sizeof (GstCudaMotionPoint)) {
+    gst_buffer_unmap (points, map);
+    return NULL;
+  }
+  *n_points = (guint) n;
+  return map->data != NULL ? (const GstCudaMotionPoint *) map->data : &none;
 }
 
 G_END_DECLS

@@ -13,7 +13,8 @@
  */
 /* The writing side of the motion meta (gstcudamotionmeta.h is the public,
  * reading side), the JSON-lines export and the arrows, for every element
- * that estimates motion. */
+ * that estimates motion: block grids (cudamotionest, kind "blocks") and
+ * tracked points (cudavcm, kind "points"). */
 #ifndef __GST_CUDA_MOTION_META_WRITER_H__
 #define __GST_CUDA_MOTION_META_WRITER_H__
 
@@ -23,6 +24,7 @@
 
 #include "gstcudamotionmeta.h"
 #include "motionest.h"
+#include "vcm.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +56,60 @@ void gst_cuda_motion_draw (GstVideoFrame * frame, GcvPlane * mask, const GstCuda
 
 /* Records for a frame without a reference: block origins, zero vectors. */
 void gst_cuda_motion_zero_vectors (const GstCudaMotionFrameInfo * info, GcvMotionVector * vectors);
+
+/* What a "points" meta says besides the records. */
+typedef struct
+{
+  gboolean has_reference;
+  guint64 frame;
+  gint width, height;
+  const GcvVcmParams *params;
+} GstCudaMotionPointsInfo;
+
+/* Adds a "points" meta to @buffer (writable) with a copy of the records. */
+void gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPointsInfo * info,
+    const GcvVcmPoint * points, guint n_points);
+
+/* One JSON object and a newline into @line (emptied first): the frame's
+ * fields, then "points": [[x, y, dx, dy, score], ...] with 3 decimals. */
+void gst_cuda_motion_json_points_line (GString * line, const GstCudaMotionPointsInfo * info,
+    GstClockTime pts, const GcvVcmPoint * points, guint n_points);
+
+/* Paints an arrow per point, from (x, y) along @scale times its vector
+ * (rounded to whole pixels), into @mask (cleared first) and from there onto
+ * @frame. */
+void gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVcmPoint * points,
+    guint n_points, gint scale);
+
+/* ---- what the motion elements share besides the meta ---------------- */
+
+/* Their pads: 8-bit formats whose plane 0 is the luma. */
+#define GST_CUDA_MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, Y42B, Y444 }"
+#define GST_CUDA_MOTION_CAPS "video/x-raw, format = (string) " GST_CUDA_MOTION_FORMATS ", " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+
+/* Plane 0 (the luma of every format the motion elements take) of a mapped
+ * frame. */
+GcvPlane gst_cuda_motion_luma_plane (GstVideoFrame * frame);
+
+/* The JSON-lines file of the location property, opened for appending
+ * (@location NULL or "": none, *file NULL).  FALSE, with a RESOURCE
+ * OPEN_WRITE error posted on @element, when it cannot be opened; @what
+ * names the records ("motion vectors"). */
+gboolean gst_cuda_motion_json_open (GstElement * element, const gchar * location, const gchar * what,
+    FILE ** file);
+/* Appends @line to @file; FALSE, with a RESOURCE WRITE error posted, when
+ * it could not be written. */
+gboolean gst_cuda_motion_json_write (GstElement * element, FILE * file, const GString * line,
+    const gchar * what);
+/* Closes *file (a warning is posted when the last writes fail) and sets it
+ * to NULL; nothing when it is NULL. */
+void gst_cuda_motion_json_close (GstElement * element, FILE ** file, const gchar * what);
+
+/* Posts a backend failure (@err) during @doing as an element error and
+ * returns GST_FLOW_ERROR. */
+GstFlowReturn gst_cuda_motion_backend_failed (GstElement * element, const gchar * doing,
+    const GcvError * err);
 
 G_END_DECLS
 

@@ -17,6 +17,7 @@
 #include "gstcudaconv3d.h"
 #include "gstcudaseamcarve.h"
 #include "gstcudamotionest.h"
+#include "gstcudavcm.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -29,6 +30,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudaconv3d, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaseamcarve, plugin);
   ret |= GST_ELEMENT_REGISTER (cudamotionest, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudavcm, plugin);
   return ret;
 }
 

@@ -1,11 +1,11 @@
 #!/bin/bash
 # cuda* vs cpu* elements through gst-launch on real photos and moving test
 # video, many formats, modes and parameters: the outputs must be
-# byte-identical (canny, bsplinescale, seamcarve, motionest: frames with the
-# arrows drawn, and the JSON-lines vector files) or within one level (conv3d:
+# byte-identical (canny, bsplinescale, seamcarve, motionest, vcm: frames with
+# the arrows drawn, and the JSON-lines vector files) or within one level (conv3d:
 # float sums in a different order, the contract's tolerance).
 # SMOKE selects the elements (default "canny bsplinescale conv3d seamcarve
-# motionest"); MOTION_DEVICES adds cudamotionest runs with devices=... (e.g.
+# motionest vcm"); MOTION_DEVICES adds cudamotionest runs with devices=... (e.g.
 # "0,1" on a two-GPU host, "0,0" on one), both splits.
 set -u
 B=${1:-build-gpu}
@@ -14,7 +14,7 @@ export GST_PLUGIN_PATH=$PWD/$B/gst
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 gst-inspect-1.0 cudacanny >/dev/null || exit 1
 pass=0; fail=0
-SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve motionest}
+SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve motionest vcm}
 
 # same_output LABEL HEAD PROPS TAIL: runs HEAD ! cpu$ELEMENT PROPS ! TAIL and
 # the same with cuda$ELEMENT (fallback=false) and compares the bytes; with
@@ -144,5 +144,27 @@ if [[ " $SMOKE " == *" motionest "* ]]; then
     if cmp -s /tmp/v-cpu.jsonl /tmp/v-cuda.jsonl && [ "$(wc -l < /tmp/v-cpu.jsonl)" = 10 ]; then pass=$((pass+1));
     else fail=$((fail+1)); echo "DIFF motionest JSON $x"; fi
   done
+fi
+if [[ " $SMOKE " == *" vcm "* ]]; then
+  # integer / fixed double contract: points, vectors, scores and the arrows
+  # are bit-identical; several frames, so the temporal term is in play
+  ELEMENT=vcm
+  for p in "draw=true draw-scale=4" "draw=true template-size=3 search-size=32 points-per-window=4 max-points=500" \
+      "draw=true window-size=8 coherence-radius=0 subpixel=false" "draw=true template-size=13 search-size=96 temporal-weight=2"; do
+    for fmt in GRAY8 I420 NV12 Y444; do
+      same_output "vtest $fmt $p" \
+        "multifilesrc location=tests/data/vtest-%d.png start-index=100 stop-index=103 caps=image/png,framerate=25/1 ! pngdec ! videoconvert ! video/x-raw,format=$fmt" \
+        "$p" "$(unpadded $fmt)"
+    done
+    same_output "ball $p" "videotestsrc pattern=ball num-buffers=8 ! video/x-raw,format=I420,width=641,height=481" \
+      "$p" "$(unpadded I420)"
+  done
+  for el in cpu cuda; do
+    rm -f /tmp/p-$el.jsonl
+    gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=10 ! video/x-raw,format=GRAY8,width=1920,height=1080 \
+      ! ${el}vcm max-points=8192 points-per-window=4 fallback=false location=/tmp/p-$el.jsonl ! fakesink
+  done
+  if cmp -s /tmp/p-cpu.jsonl /tmp/p-cuda.jsonl && [ "$(wc -l < /tmp/p-cpu.jsonl)" = 10 ]; then pass=$((pass+1));
+  else fail=$((fail+1)); echo "DIFF vcm JSON"; fi
 fi
 echo "smoke: $pass identical, $fail different"

@@ -1,0 +1,649 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+/**
+ * SECTION:element-cudavcm
+ * @title: cudavcm / cpuvcm
+ * @short_description: sparse motion tracking by vector coherence mapping, on the GPU (CUDA) and on the CPU
+ *
+ * Tracks interest points from the previous frame to this one with Quek and
+ * Bryll's vector coherence mapping (VCM), as mapped onto a GPU by Park et
+ * al. ("Design and performance evaluation of image processing algorithms
+ * on GPUs", section 4).  Interest points are the pixels of the previous
+ * frame with both texture and motion: the fuzzy AND (minimum) of the Sobel
+ * gradient magnitude (scaled to 0 .. 255) and the temporal difference
+ * |this - previous| must exceed st-threshold; each window of
+ * window-size x window-size pixels keeps its points-per-window strongest,
+ * and at most max-points in the frame.  For each point a normalised
+ * correlation map (NCM) of its template-size template over the
+ * search-size search area of this frame is computed; the point's vector is
+ * the peak of the vector coherence map: the sum of its neighbours' NCMs
+ * weighted by a Gaussian of their distance (coherence-radius,
+ * coherence-sigma), plus a temporal term that favours the vectors of the
+ * previous frame's points nearby (temporal-weight, temporal-sigma).  With
+ * subpixel=true a parabola fit refines the peak on each axis, and then
+ * Lucas-Kanade steps on a refine-size window (our addition to the paper:
+ * the parabola alone is biased towards whole pixels).  Every step
+ * is integer arithmetic or IEEE double with one rounding per operation, so
+ * cudavcm and cpuvcm give identical points, vectors and scores.
+ *
+ * Vectors point where the content went: the point (x, y) of the previous
+ * frame is found at (x + dx, y + dy) in this one (content moving right
+ * gives dx > 0, moving down dy > 0), the convention of cudamotionest.
+ *
+ * The video passes through unchanged (in place, no copy) unless draw=true
+ * paints an arrow per point, from the point along draw-scale times its
+ * vector.  Every buffer leaves with a GstCudaVideoMotionMeta (public
+ * header gstcudamotionmeta.h) of kind "points": per point x, y, dx, dy
+ * and score as 32-bit floats.  The first frame, and the first after a
+ * FLUSH or a caps change, has no previous frame: its meta says
+ * has-reference=false and holds no points.  With location set, each
+ * frame's points are also appended to a file as one JSON object per line.
+ *
+ * Every property may change while playing; the next frame uses the new
+ * values.  template-size must be odd and search-size even (other values
+ * are refused with a warning); a template larger than the search area is
+ * a settings error when the element starts or at the next frame.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,width=640,height=480 ! cudavcm draw=true draw-scale=4 location=points.jsonl ! videoconvert ! autovideosink
+ * ]| Shows the tracked points of a bouncing ball as arrows (4x their length) and writes them to points.jsonl.
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mp4 ! decodebin ! videoconvert ! video/x-raw,format=I420,width=640,height=480 ! cudavcm max-points=2048 ! fakesink
+ * ]| The paper's setting: 640x480, 16x16 windows, 5x5 templates, 64x64 search, up to 2048 points.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudavcm.h"
+
+#include <string.h>
+
+#if GCV_HAVE_CUDA
+#include "gcv-cuda.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_vcm_debug);
+#define GST_CAT_DEFAULT gst_cuda_video_vcm_debug
+
+enum
+{
+  PROP_0,
+  PROP_WINDOW_SIZE,
+  PROP_POINTS_PER_WINDOW,
+  PROP_MAX_POINTS,
+  PROP_ST_THRESHOLD,
+  PROP_TEMPLATE_SIZE,
+  PROP_SEARCH_SIZE,
+  PROP_COHERENCE_RADIUS,
+  PROP_COHERENCE_SIGMA,
+  PROP_TEMPORAL_WEIGHT,
+  PROP_TEMPORAL_SIGMA,
+  PROP_SUBPIXEL,
+  PROP_REFINE_SIZE,
+  PROP_DRAW,
+  PROP_DRAW_SCALE,
+  PROP_LOCATION,
+};
+
+/* the numeric defaults are gcv_vcm_params_init()'s (the paper's 16x16
+ * windows, 5x5 template, 64x64 search area, 2048 points) */
+#define DEFAULT_PROP_WINDOW_SIZE 16
+#define DEFAULT_PROP_POINTS_PER_WINDOW 2
+#define DEFAULT_PROP_MAX_POINTS 2048
+#define DEFAULT_PROP_ST_THRESHOLD 8
+#define DEFAULT_PROP_TEMPLATE_SIZE 5
+#define DEFAULT_PROP_SEARCH_SIZE 64
+#define DEFAULT_PROP_COHERENCE_RADIUS 24.0
+#define DEFAULT_PROP_COHERENCE_SIGMA 12.0
+#define DEFAULT_PROP_TEMPORAL_WEIGHT 0.25
+#define DEFAULT_PROP_TEMPORAL_SIGMA 4.0
+#define DEFAULT_PROP_SUBPIXEL TRUE
+#define DEFAULT_PROP_REFINE_SIZE 15
+#define DEFAULT_PROP_DRAW FALSE
+#define DEFAULT_PROP_DRAW_SCALE 1
+#define DEFAULT_PROP_LOCATION NULL
+
+/* what the errors about the location file call the records */
+#define RECORDS "tracked points"
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_MOTION_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_MOTION_CAPS));
+
+#define gst_cuda_video_vcm_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE (GstCudaVideoVcm, gst_cuda_video_vcm, GST_TYPE_CUDA_VIDEO_FILTER);
+
+static gboolean
+register_vcm (GstPlugin * plugin)
+{
+  gst_cuda_motion_meta_register ();
+  return gst_cuda_video_filter_register_pair (plugin, GST_TYPE_CUDA_VIDEO_VCM,
+      "vcm", "Vector coherence mapping point tracker", "Filter/Analyzer/Video",
+      "Tracks interest points between frames by vector coherence mapping (normalised "
+      "correlation maps summed over neighbours) and attaches them as GstCudaVideoMotionMeta");
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (cudavcm, register_vcm);
+
+static void gst_cuda_video_vcm_finalize (GObject * object);
+static void gst_cuda_video_vcm_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_video_vcm_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_video_vcm_start (GstBaseTransform * trans);
+static gboolean gst_cuda_video_vcm_stop (GstBaseTransform * trans);
+static gboolean gst_cuda_video_vcm_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
+    GError ** error);
+static void gst_cuda_video_vcm_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame);
+static gboolean gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter);
+static void gst_cuda_video_vcm_reset (GstCudaVideoFilter * filter);
+
+static void
+gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_vcm_debug, "cudavcm", 0,
+      "Vector coherence mapping point tracker");
+
+  gobject_class->finalize = gst_cuda_video_vcm_finalize;
+  gobject_class->set_property = gst_cuda_video_vcm_set_property;
+  gobject_class->get_property = gst_cuda_video_vcm_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_WINDOW_SIZE,
+      g_param_spec_int ("window-size", "Window size",
+          "Side of the square windows, pixels, that interest points are picked in (the last "
+          "column and row are clipped to the frame)",
+          GCV_VCM_MIN_WINDOW, GCV_VCM_MAX_WINDOW, DEFAULT_PROP_WINDOW_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_POINTS_PER_WINDOW,
+      g_param_spec_int ("points-per-window", "Points per window",
+          "Most interest points kept per window, the strongest first (at most "
+          "window-size * window-size)",
+          1, GCV_VCM_MAX_POINTS_PER_WINDOW, DEFAULT_PROP_POINTS_PER_WINDOW, rw));
+  g_object_class_install_property (gobject_class, PROP_MAX_POINTS,
+      g_param_spec_int ("max-points", "Max points",
+          "Most points tracked per frame: beyond it the strongest are kept",
+          1, GCV_VCM_MAX_POINTS, DEFAULT_PROP_MAX_POINTS, rw));
+  g_object_class_install_property (gobject_class, PROP_ST_THRESHOLD,
+      g_param_spec_int ("st-threshold", "Spatio-temporal threshold",
+          "A pixel is an interest point candidate when min (Sobel magnitude / 8, "
+          "|this - previous|), both 0 .. 255, exceeds this",
+          0, 254, DEFAULT_PROP_ST_THRESHOLD, rw));
+  g_object_class_install_property (gobject_class, PROP_TEMPLATE_SIZE,
+      g_param_spec_int ("template-size", "Template size",
+          "Side of the correlation template around each point, pixels (odd; at most "
+          "search-size)",
+          GCV_VCM_MIN_TEMPLATE, GCV_VCM_MAX_TEMPLATE, DEFAULT_PROP_TEMPLATE_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_SEARCH_SIZE,
+      g_param_spec_int ("search-size", "Search size",
+          "Side of the search area, pixels (even): vectors reach search-size / 2 either way",
+          GCV_VCM_MIN_SEARCH, GCV_VCM_MAX_SEARCH, DEFAULT_PROP_SEARCH_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_COHERENCE_RADIUS,
+      g_param_spec_double ("coherence-radius", "Coherence radius",
+          "Points within this distance, pixels, add their correlation maps to a point's "
+          "(0 = each point alone)",
+          0.0, GCV_VCM_MAX_RADIUS, DEFAULT_PROP_COHERENCE_RADIUS, rw));
+  g_object_class_install_property (gobject_class, PROP_COHERENCE_SIGMA,
+      g_param_spec_double ("coherence-sigma", "Coherence sigma",
+          "Standard deviation, pixels, of the Gaussian that weights the neighbours by distance",
+          0.1, 1000.0, DEFAULT_PROP_COHERENCE_SIGMA, rw));
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_WEIGHT,
+      g_param_spec_double ("temporal-weight", "Temporal weight",
+          "Weight of the previous frame's vector nearby, relative to the point's own "
+          "correlation map (0 = no temporal term)",
+          0.0, 16.0, DEFAULT_PROP_TEMPORAL_WEIGHT, rw));
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_SIGMA,
+      g_param_spec_double ("temporal-sigma", "Temporal sigma",
+          "Standard deviation, pixels, of how far a vector may differ from the previous one "
+          "and still get the temporal term",
+          0.1, 1000.0, DEFAULT_PROP_TEMPORAL_SIGMA, rw));
+  g_object_class_install_property (gobject_class, PROP_SUBPIXEL,
+      g_param_spec_boolean ("subpixel", "Sub-pixel",
+          "Refine each vector to a fraction of a pixel: a parabola through the peak, then "
+          "the gradient refinement (refine-size); FALSE = whole-pixel vectors",
+          DEFAULT_PROP_SUBPIXEL, rw));
+  g_object_class_install_property (gobject_class, PROP_REFINE_SIZE,
+      g_param_spec_int ("refine-size", "Refinement window",
+          "Side of the window, pixels (odd), that Lucas-Kanade steps align after the parabola "
+          "(subpixel=true; 0 = parabola only, the paper's VCM)",
+          0, GCV_VCM_MAX_REFINE, DEFAULT_PROP_REFINE_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_DRAW,
+      g_param_spec_boolean ("draw", "Draw",
+          "Paint an arrow per point on the video (else the video passes through unchanged)",
+          DEFAULT_PROP_DRAW, rw));
+  g_object_class_install_property (gobject_class, PROP_DRAW_SCALE,
+      g_param_spec_int ("draw-scale", "Draw scale",
+          "Arrow length as a multiple of the vector (draw=true)",
+          1, 64, DEFAULT_PROP_DRAW_SCALE, rw));
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "Location",
+          "File the points are appended to, one JSON object per frame and line "
+          "(NULL = none); opened when the element starts",
+          DEFAULT_PROP_LOCATION,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_stop);
+
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_setup);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_teardown);
+  filter_class->process_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_process);
+  filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_writes);
+  filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_reset);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM, 0);
+}
+
+static void
+gst_cuda_video_vcm_init (GstCudaVideoVcm * self)
+{
+  gcv_vcm_params_init (&self->params);
+  self->draw = DEFAULT_PROP_DRAW;
+  self->draw_scale = DEFAULT_PROP_DRAW_SCALE;
+  self->location = g_strdup (DEFAULT_PROP_LOCATION);
+  self->json_line = g_string_new (NULL);
+  /* the output is the input buffer plus the meta (and the arrows) */
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}
+
+static void
+gst_cuda_video_vcm_finalize (GObject * object)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (object);
+
+  g_free (self->location);
+  g_string_free (self->json_line, TRUE);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (object);
+  const gchar *refused = NULL;
+  gint v = 0;
+
+  /* every number is within its GParamSpec's range (GObject refused
+   * others); the parities the algorithm needs are checked here: such a
+   * value is refused and the previous one kept.  Relations between
+   * properties (template-size <= search-size, points-per-window <=
+   * window-size^2) are checked when a frame is processed, so that they
+   * may be set in any order. */
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_WINDOW_SIZE:
+      self->params.window_size = g_value_get_int (value);
+      break;
+    case PROP_POINTS_PER_WINDOW:
+      self->params.points_per_window = g_value_get_int (value);
+      break;
+    case PROP_MAX_POINTS:
+      self->params.max_points = g_value_get_int (value);
+      break;
+    case PROP_ST_THRESHOLD:
+      self->params.st_threshold = g_value_get_int (value);
+      break;
+    case PROP_TEMPLATE_SIZE:
+      v = g_value_get_int (value);
+      if (v % 2 == 0)
+        refused = "must be odd: the template is centred on the point";
+      else
+        self->params.template_size = v;
+      break;
+    case PROP_SEARCH_SIZE:
+      v = g_value_get_int (value);
+      if (v % 2 != 0)
+        refused = "must be even: displacements reach search-size / 2 either way";
+      else
+        self->params.search_size = v;
+      break;
+    case PROP_COHERENCE_RADIUS:
+      self->params.coherence_radius = g_value_get_double (value);
+      break;
+    case PROP_COHERENCE_SIGMA:
+      self->params.coherence_sigma = g_value_get_double (value);
+      break;
+    case PROP_TEMPORAL_WEIGHT:
+      self->params.temporal_weight = g_value_get_double (value);
+      break;
+    case PROP_TEMPORAL_SIGMA:
+      self->params.temporal_sigma = g_value_get_double (value);
+      break;
+    case PROP_SUBPIXEL:
+      self->params.subpixel = g_value_get_boolean (value);
+      break;
+    case PROP_REFINE_SIZE:
+      v = g_value_get_int (value);
+      if (v != 0 && (v % 2 == 0 || v < 3))
+        refused = "must be 0 or odd and at least 3: the window is centred on the point";
+      else
+        self->params.refine_size = v;
+      break;
+    case PROP_DRAW:
+      self->draw = g_value_get_boolean (value);
+      break;
+    case PROP_DRAW_SCALE:
+      self->draw_scale = g_value_get_int (value);
+      break;
+    case PROP_LOCATION:
+      g_free (self->location);
+      self->location = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (refused != NULL)
+    g_warning ("%s: value %d for property '%s' rejected (%s; accepted: %d .. %d); keeping the "
+        "previous value", GST_OBJECT_NAME (self), v, pspec->name, refused,
+        G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum);
+}
+
+static void
+gst_cuda_video_vcm_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_WINDOW_SIZE:
+      g_value_set_int (value, self->params.window_size);
+      break;
+    case PROP_POINTS_PER_WINDOW:
+      g_value_set_int (value, self->params.points_per_window);
+      break;
+    case PROP_MAX_POINTS:
+      g_value_set_int (value, self->params.max_points);
+      break;
+    case PROP_ST_THRESHOLD:
+      g_value_set_int (value, self->params.st_threshold);
+      break;
+    case PROP_TEMPLATE_SIZE:
+      g_value_set_int (value, self->params.template_size);
+      break;
+    case PROP_SEARCH_SIZE:
+      g_value_set_int (value, self->params.search_size);
+      break;
+    case PROP_COHERENCE_RADIUS:
+      g_value_set_double (value, self->params.coherence_radius);
+      break;
+    case PROP_COHERENCE_SIGMA:
+      g_value_set_double (value, self->params.coherence_sigma);
+      break;
+    case PROP_TEMPORAL_WEIGHT:
+      g_value_set_double (value, self->params.temporal_weight);
+      break;
+    case PROP_TEMPORAL_SIGMA:
+      g_value_set_double (value, self->params.temporal_sigma);
+      break;
+    case PROP_SUBPIXEL:
+      g_value_set_boolean (value, self->params.subpixel != 0);
+      break;
+    case PROP_REFINE_SIZE:
+      g_value_set_int (value, self->params.refine_size);
+      break;
+    case PROP_DRAW:
+      g_value_set_boolean (value, self->draw);
+      break;
+    case PROP_DRAW_SCALE:
+      g_value_set_int (value, self->draw_scale);
+      break;
+    case PROP_LOCATION:
+      g_value_set_string (value, self->location);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Posts the settings error when @params cannot be used; TRUE when they can. */
+static gboolean
+check_params (GstCudaVideoVcm * self, const GcvVcmParams * params)
+{
+  const char *bad = gcv_vcm_params_check (params);
+
+  if (bad == NULL)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Invalid vector coherence mapping settings: %s", bad),
+      ("%s", bad));
+  return FALSE;
+}
+
+static gboolean
+gst_cuda_video_vcm_start (GstBaseTransform * trans)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (trans);
+  GcvVcmParams params;
+  gchar *location;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  location = g_strdup (self->location);
+  GST_OBJECT_UNLOCK (self);
+
+  /* before the device is opened: nothing to undo */
+  if (!check_params (self, &params)) {
+    g_free (location);
+    return FALSE;
+  }
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans)) {
+    g_free (location);
+    return FALSE;
+  }
+  self->frame_number = 0;
+  self->has_reference = FALSE;
+  if (!gst_cuda_motion_json_open (GST_ELEMENT (self), location, RECORDS, &self->json)) {
+    g_free (location);
+    GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+    return FALSE;
+  }
+  g_free (location);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_video_vcm_stop (GstBaseTransform * trans)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (trans);
+  gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+
+  gst_cuda_motion_json_close (GST_ELEMENT (self), &self->json, RECORDS);
+  return ok;
+}
+
+/* ---- per caps ------------------------------------------------------------ */
+
+static gboolean
+gst_cuda_video_vcm_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+  gint width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
+  GcvError err = { GCV_OK, "" };
+
+  /* room for the most points any max-points gives, so that it may change
+   * while playing without an allocation */
+  self->points = g_try_new (GcvVcmPoint, GCV_VCM_MAX_POINTS);
+  self->mask = g_try_malloc ((gsize) width * height);
+  self->has_reference = FALSE;
+  if (self->points == NULL || self->mask == NULL) {
+    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "%dx%d drawing mask and %d point records", width, height,
+        GCV_VCM_MAX_POINTS);
+    return gst_cuda_video_filter_set_error (error, &err);
+  }
+
+  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
+#if GCV_HAVE_CUDA
+    /* on the base class's stream, so that the stats' CUDA events time it */
+    self->cuda = gcv_vcm_cuda_new (gst_cuda_video_filter_get_device (filter), width, height,
+        gst_cuda_video_filter_get_stream (filter), &err);
+    if (self->cuda == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+    return TRUE;
+#endif
+  }
+  self->cpu = gcv_vcm_cpu_new (width, height, &err);
+  if (self->cpu == NULL)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
+}
+
+static void
+gst_cuda_video_vcm_teardown (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+
+#if GCV_HAVE_CUDA
+  if (self->cuda)
+    gcv_vcm_cuda_free (self->cuda);
+#endif
+  self->cuda = NULL;
+  if (self->cpu)
+    gcv_vcm_cpu_free (self->cpu);
+  self->cpu = NULL;
+  g_clear_pointer (&self->points, g_free);
+  g_clear_pointer (&self->mask, g_free);
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+static gboolean
+gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+
+  GST_OBJECT_LOCK (self);
+  self->frame_draw = self->draw;
+  GST_OBJECT_UNLOCK (self);
+  return self->frame_draw;
+}
+
+/* Meta, JSON line and arrows of one frame whose points are in
+ * self->points. */
+static GstFlowReturn
+complete_frame (GstCudaVideoVcm * self, GstVideoFrame * frame, const GcvVcmParams * params,
+    gboolean has_reference, guint n_points, gint draw_scale)
+{
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+  GstCudaMotionPointsInfo info;
+
+  info.has_reference = has_reference;
+  info.frame = self->frame_number++;
+  info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
+  info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
+  info.params = params;
+
+  if (self->frame_draw) {
+    GcvPlane mask = { self->mask, info.width, info.height, (gsize) info.width };
+    gst_cuda_motion_draw_points (frame, &mask, self->points, n_points, draw_scale);
+  }
+  gst_cuda_motion_meta_add_points (frame->buffer, &info, self->points, n_points);
+  if (self->json != NULL) {
+    gst_cuda_motion_json_points_line (self->json_line, &info, GST_BUFFER_PTS (frame->buffer),
+        self->points, n_points);
+    if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
+      return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+#if GCV_HAVE_CUDA
+static GstFlowReturn
+process_cuda (GstCudaVideoVcm * self, GstVideoFrame * frame, const GcvVcmParams * params,
+    gint draw_scale)
+{
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
+  GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+  int n = 0;
+
+  if (!self->has_reference) {
+    if (gcv_vcm_cuda_set_reference (self->cuda, &luma, &err) != GCV_OK)
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the first frame", &err);
+    self->has_reference = TRUE;
+    return complete_frame (self, frame, params, FALSE, 0, draw_scale);
+  }
+  if (gcv_vcm_cuda_upload (self->cuda, &luma, &err) != GCV_OK)
+    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the frame", &err);
+  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
+  if (gcv_vcm_cuda_track (self->cuda, params, &err) != GCV_OK)
+    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Tracking the points", &err);
+  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
+  if (gcv_vcm_cuda_wait (self->cuda, self->points, &n, NULL, &err) != GCV_OK)
+    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Reading back the tracked points", &err);
+  if (!gst_cuda_video_filter_finish (filter, &error))
+    return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
+  return complete_frame (self, frame, params, TRUE, (guint) n, draw_scale);
+}
+#endif
+
+static GstFlowReturn
+gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+  GcvVcmParams params;
+  GcvError err = { GCV_OK, "" };
+  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
+  gint draw_scale;
+  int n = 0;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  draw_scale = self->draw_scale;
+  GST_OBJECT_UNLOCK (self);
+  if (!check_params (self, &params))
+    return GST_FLOW_ERROR;
+
+#if GCV_HAVE_CUDA
+  if (self->cuda != NULL)
+    return process_cuda (self, frame, &params, draw_scale);
+#endif
+  if (!self->has_reference) {
+    if (gcv_vcm_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
+      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Storing the first frame", &err);
+    self->has_reference = TRUE;
+    return complete_frame (self, frame, &params, FALSE, 0, draw_scale);
+  }
+  if (gcv_vcm_cpu_process (self->cpu, &params, &luma, self->points, &n,
+          gst_cuda_video_filter_get_n_threads (filter), NULL, &err) != GCV_OK)
+    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Tracking the points", &err);
+  return complete_frame (self, frame, &params, TRUE, (guint) n, draw_scale);
+}
+
+static void
+gst_cuda_video_vcm_reset (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+
+  /* the next frame becomes the reference, which clears the history */
+  self->has_reference = FALSE;
+}

@@ -1,0 +1,70 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+#ifndef __GST_CUDA_VIDEO_VCM_H__
+#define __GST_CUDA_VIDEO_VCM_H__
+
+#include <stdio.h>
+
+#include "gstcudavideofilter.h"
+#include "gstcudamotionmetawriter.h"
+#include "vcm.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_VIDEO_VCM        (gst_cuda_video_vcm_get_type())
+#define GST_CUDA_VIDEO_VCM(obj)        (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_CUDA_VIDEO_VCM,GstCudaVideoVcm))
+
+typedef struct _GstCudaVideoVcm GstCudaVideoVcm;
+typedef struct _GstCudaVideoVcmClass GstCudaVideoVcmClass;
+
+/**
+ * GstCudaVideoVcm:
+ *
+ * Abstract base of cudavcm and cpuvcm.
+ */
+struct _GstCudaVideoVcm
+{
+  GstCudaVideoFilter parent;
+
+  /* < private > */
+  /* properties, under the object lock */
+  GcvVcmParams params;
+  gboolean draw;
+  gint draw_scale;
+  gchar *location;
+
+  /* streaming thread (and start / stop) */
+  FILE *json;
+  GString *json_line;
+  guint64 frame_number;         /* frames since start, counted on arrival */
+  gboolean has_reference;
+  gboolean frame_draw;          /* draw snapshot of the frame being mapped */
+  GcvVcmPoint *points;          /* room for GCV_VCM_MAX_POINTS */
+  guint8 *mask;                 /* draw: frame-size GRAY8 */
+  GcvVcmCpu *cpu;
+  gpointer cuda;                /* GcvVcmCuda * */
+};
+
+struct _GstCudaVideoVcmClass
+{
+  GstCudaVideoFilterClass parent_class;
+};
+
+GType gst_cuda_video_vcm_get_type (void);
+
+GST_ELEMENT_REGISTER_DECLARE (cudavcm);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_VIDEO_VCM_H__ */
