@@ -9,6 +9,8 @@
 #   out/cat-seams.png       cudaseamcarve: the photo with the seams it removed painted red
 #   out/walkers-motion.png  cudamotionest: a frame of real video with its motion vectors as arrows
 #   out/walkers-vectors.jsonl  cudamotionest: the vectors of every frame, one JSON line each
+#   out/walkers-vcm.png     cudavcm: the same video's tracked interest points, arrows 4x long
+#   out/walkers-points.jsonl   cudavcm: the tracked points of every frame, one JSON line each
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -52,9 +54,16 @@ gst-launch-1.0 -q multifilesrc location=tests/data/vtest-%d.png start-index=100 
   ! cudamotionest subpel=half zero-threshold=2 draw=true location=out/walkers-vectors.jsonl \
   ! videoconvert ! pngenc ! multifilesink location=out/walkers-motion.png
 
-echo "demo: cudacanny, cudabsplinescale, cudaconv3d, cudaseamcarve and cudamotionest ran on $backend"
+rm -f out/walkers-points.jsonl
+gst-launch-1.0 -q multifilesrc location=tests/data/vtest-%d.png start-index=100 stop-index=103 \
+    caps=image/png,framerate=25/1 ! pngdec ! videoconvert ! video/x-raw,format=I420 \
+  ! cudavcm draw=true draw-scale=4 location=out/walkers-points.jsonl \
+  ! videoconvert ! pngenc ! multifilesink location=out/walkers-vcm.png
+
+echo "demo: cudacanny, cudabsplinescale, cudaconv3d, cudaseamcarve, cudamotionest and cudavcm ran on $backend"
 echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
 echo "      out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
 echo "      out/ball-trail.png (a moving ball smoothed in space and time: its trail)"
 echo "      out/cat-carved.png, out/cat-seams.png (seam carving to 75% width, and its seams)"
-echo "      and out/walkers-motion.png, out/walkers-vectors.jsonl (motion vectors of real video)"
+echo "      out/walkers-motion.png, out/walkers-vectors.jsonl (motion vectors of real video)"
+echo "      and out/walkers-vcm.png, out/walkers-points.jsonl (tracked points of the same video)"
