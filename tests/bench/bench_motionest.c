@@ -1687,7 +1687,6 @@ bench_element (int ci, int vi, const Clip * clip, const char *factory, const cha
   Row *r;
   GcvbPipeline *pl;
   GstElement *e;
-  GstCaps *caps;
   GcvbFrameSet fs;
   int latency = 0;
 
@@ -1697,15 +1696,6 @@ bench_element (int ci, int vi, const Clip * clip, const char *factory, const cha
     g_strlcpy (what, factory, sizeof (what));
   r = row_new (ROW_ELEMENT, ci, vi, what, is_cuda ? 0 : cpu_threads ());
   r->devices = devices ? 2 : 1;
-  if (!gcvb_have_factory (factory)) {
-    gcvb_result_skip (&r->m, "element %s not found (not built yet, or not in %s)", factory,
-        host.plugin_file ? host.plugin_file : "the plugin");
-    return;
-  }
-  if (is_cuda && !host.cuda.available) {
-    gcvb_result_skip (&r->m, "%s", host.cuda.why);
-    return;
-  }
   if (!is_cuda && p->method == GCV_MOTION_METHOD_FULL) {
     /* a full-search frame of this case on the CPU: see its backend rows */
     for (guint i = 0; i < rows_arr->len; i++) {
@@ -1717,20 +1707,8 @@ bench_element (int ci, int vi, const Clip * clip, const char *factory, const cha
       }
     }
   }
-  memset (&fs, 0, sizeof (fs));
-  g_strlcpy (fs.name, c->name, sizeof (fs.name));
-  fs.width = clip->width;
-  fs.height = clip->height;
-  fs.channels = 1;
-  fs.stride = clip->stride;
-  fs.size = clip->stride * clip->height;
-  fs.n = clip->n;
-  fs.frames = clip->frames;
-  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "GRAY8", "width", G_TYPE_INT, clip->width,
-      "height", G_TYPE_INT, clip->height, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
-      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
-  pl = gcvb_pipeline_new (factory, "me", caps, NULL, FALSE, &r->m);
-  gst_caps_unref (caps);
+  gcvb_frameset_wrap_gray8 (&fs, c->name, clip->width, clip->height, clip->stride, clip->n, clip->frames);
+  pl = gcvb_gray8_element_pipeline (&host, factory, "me", &fs, opt.device, &r->m);
   if (pl == NULL)
     return;
   e = gcvb_pipeline_element (pl);
@@ -1745,30 +1723,15 @@ bench_element (int ci, int vi, const Clip * clip, const char *factory, const cha
   gcvb_set_prop (e, "subpel", subpel_name (p->subpel));
   gcvb_set_prop (e, "method", method_name (p->method));
   gcvb_set_prop (e, "zero-threshold", "0");
-  if (is_cuda) {
-    g_snprintf (buf, sizeof (buf), "%d", opt.device);
-    gcvb_set_prop (e, "cuda-device-id", buf);
-    /* measure the GPU or fail: never time the CPU fallback by mistake */
-    gcvb_set_prop (e, "fallback", "false");
-    if (devices) {
-      gcvb_set_prop (e, "devices", devices);
-      gcvb_set_prop (e, "split", split);
-      if (strcmp (split, "serial") == 0)
-        latency = 1;            /* devices - 1 frames held back */
-    }
-  } else {
-    gcvb_set_prop (e, "n-threads", "0");
+  if (is_cuda && devices) {
+    gcvb_set_prop (e, "devices", devices);
+    gcvb_set_prop (e, "split", split);
+    if (strcmp (split, "serial") == 0)
+      latency = 1;              /* devices - 1 frames held back */
   }
   if (gcvb_pipeline_time_latency (pl, &fs, is_cuda ? MAX (opt.warmup, latency + 1) : 1,
-          is_cuda ? opt.frames : (opt.cpu_frames ? opt.cpu_frames : 3), opt.queue, latency, TRUE, &r->m)) {
-    if (g_strcmp0 (r->m.backend, "cpu") == 0)
-      r->m.upload_ms = r->m.download_ms = NAN;
-    if (is_cuda && g_strcmp0 (r->m.backend, "cuda") != 0)
-      gcvb_result_note (&r->m, "FELL BACK to %s", r->m.backend);
-    g_printerr ("  %s %9.3f ms/frame %8.2f fps  up %.3f comp %.3f down %.3f total %.3f  [%s]%s%s\n", r->m.label,
-        r->m.ms, r->m.fps, r->m.upload_ms, r->m.compute_ms, r->m.download_ms, r->m.total_ms, r->m.backend,
-        r->m.note[0] ? "  " : "", r->m.note);
-  }
+          is_cuda ? opt.frames : (opt.cpu_frames ? opt.cpu_frames : 3), opt.queue, latency, TRUE, &r->m))
+    gcvb_element_row_done (&r->m, is_cuda);
   gcvb_pipeline_free (pl);
 }
 

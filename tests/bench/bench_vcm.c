@@ -751,32 +751,11 @@ bench_element (int ci, const Clip * clip, gboolean is_cuda)
   GcvbFrameSet fs;
   GcvbPipeline *pl;
   GstElement *e;
-  GstCaps *caps;
   char buf[64];
 
-  if (!gcvb_have_factory (factory)) {
-    gcvb_result_skip (&r->m, "element %s not found (not built yet, or not in %s)", factory,
-        host.plugin_file ? host.plugin_file : "the plugin");
-    return;
-  }
-  if (is_cuda && !host.cuda.available) {
-    gcvb_result_skip (&r->m, "%s", host.cuda.why);
-    return;
-  }
-  memset (&fs, 0, sizeof (fs));
-  g_strlcpy (fs.name, c->name, sizeof (fs.name));
-  fs.width = clip->width;
-  fs.height = clip->height;
-  fs.channels = 1;
-  fs.stride = clip->stride;
-  fs.size = clip->stride * clip->height;
-  fs.n = clip->n_seq * clip->len;
-  fs.frames = clip->frames;
-  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "GRAY8", "width", G_TYPE_INT, clip->width,
-      "height", G_TYPE_INT, clip->height, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
-      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
-  pl = gcvb_pipeline_new (factory, "vcm", caps, NULL, FALSE, &r->m);
-  gst_caps_unref (caps);
+  gcvb_frameset_wrap_gray8 (&fs, c->name, clip->width, clip->height, clip->stride, clip->n_seq * clip->len,
+      clip->frames);
+  pl = gcvb_gray8_element_pipeline (&host, factory, "vcm", &fs, opt.device, &r->m);
   if (pl == NULL)
     return;
   e = gcvb_pipeline_element (pl);
@@ -786,25 +765,10 @@ bench_element (int ci, const Clip * clip, gboolean is_cuda)
   SET_INT ("max-points", c->p.max_points);
   SET_INT ("template-size", c->p.template_size);
   SET_INT ("search-size", c->p.search_size);
-  if (is_cuda) {
-    SET_INT ("cuda-device-id", opt.device);
-    /* measure the GPU or fail: never time the CPU fallback by mistake */
-    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "fallback") != NULL)
-      gcvb_set_prop (e, "fallback", "false");
-  } else {
-    gcvb_set_prop (e, "n-threads", "0");
-  }
 #undef SET_INT
   if (gcvb_pipeline_time (pl, &fs, is_cuda ? MAX (opt.warmup, 1) : 1,
-          is_cuda ? opt.frames : (opt.cpu_frames ? opt.cpu_frames : 5), opt.queue, TRUE, &r->m)) {
-    if (g_strcmp0 (r->m.backend, "cpu") == 0)
-      r->m.upload_ms = r->m.download_ms = NAN;
-    if (is_cuda && g_strcmp0 (r->m.backend, "cuda") != 0)
-      gcvb_result_note (&r->m, "FELL BACK to %s", r->m.backend);
-    g_printerr ("  %s %9.3f ms/frame %8.2f fps  up %.3f comp %.3f down %.3f total %.3f  [%s]%s%s\n", r->m.label,
-        r->m.ms, r->m.fps, r->m.upload_ms, r->m.compute_ms, r->m.download_ms, r->m.total_ms, r->m.backend,
-        r->m.note[0] ? "  " : "", r->m.note);
-  }
+          is_cuda ? opt.frames : (opt.cpu_frames ? opt.cpu_frames : 5), opt.queue, TRUE, &r->m))
+    gcvb_element_row_done (&r->m, is_cuda);
   gcvb_pipeline_free (pl);
 }
 

@@ -1498,6 +1498,70 @@ gcvb_json_row_end (GString * s, const GcvbResult * r, const char *mismatch_key, 
   g_string_append_printf (s, "}%s\n", last ? "" : ",");
 }
 
+void
+gcvb_frameset_wrap_gray8 (GcvbFrameSet * fs, const char *name, int width, int height, size_t stride, int n,
+    guint8 ** frames)
+{
+  memset (fs, 0, sizeof (*fs));
+  g_strlcpy (fs->name, name, sizeof (fs->name));
+  fs->width = width;
+  fs->height = height;
+  fs->channels = 1;
+  fs->stride = stride;
+  fs->size = stride * height;
+  fs->n = n;
+  fs->frames = frames;
+}
+
+GcvbPipeline *
+gcvb_gray8_element_pipeline (const GcvbHost * h, const char *factory, const char *name, const GcvbFrameSet * fs,
+    int device, GcvbResult * r)
+{
+  gboolean is_cuda = g_str_has_prefix (factory, "cuda");
+  GcvbPipeline *pl;
+  GstElement *e;
+  GstCaps *caps;
+  char buf[16];
+
+  if (!gcvb_have_factory (factory)) {
+    gcvb_result_skip (r, "element %s not found (not built yet, or not in %s)", factory,
+        h->plugin_file ? h->plugin_file : "the plugin");
+    return NULL;
+  }
+  if (is_cuda && !h->cuda.available) {
+    gcvb_result_skip (r, "%s", h->cuda.why);
+    return NULL;
+  }
+  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "GRAY8", "width", G_TYPE_INT, fs->width,
+      "height", G_TYPE_INT, fs->height, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+  pl = gcvb_pipeline_new (factory, name, caps, NULL, FALSE, r);
+  gst_caps_unref (caps);
+  if (pl == NULL)
+    return NULL;
+  e = gcvb_pipeline_element (pl);
+  if (is_cuda) {
+    g_snprintf (buf, sizeof (buf), "%d", device);
+    gcvb_set_prop (e, "cuda-device-id", buf);
+    gcvb_set_prop (e, "fallback", "false");
+  } else {
+    gcvb_set_prop (e, "n-threads", "0");
+  }
+  return pl;
+}
+
+void
+gcvb_element_row_done (GcvbResult * r, gboolean is_cuda)
+{
+  if (g_strcmp0 (r->backend, "cpu") == 0)
+    r->upload_ms = r->download_ms = NAN;
+  if (is_cuda && g_strcmp0 (r->backend, "cuda") != 0)
+    gcvb_result_note (r, "FELL BACK to %s", r->backend);
+  g_printerr ("  %s %9.3f ms/frame %8.2f fps  up %.3f comp %.3f down %.3f total %.3f  [%s]%s%s\n", r->label,
+      r->ms, r->fps, r->upload_ms, r->compute_ms, r->download_ms, r->total_ms, r->backend,
+      r->note[0] ? "  " : "", r->note);
+}
+
 int
 gcvb_finish (GString * s, const GcvbOptions * opt, const char *default_json)
 {

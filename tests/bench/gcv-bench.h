@@ -261,6 +261,21 @@ gchar *gcvb_prop_string (GstElement * e, const char *name);
  * property. */
 gboolean gcvb_set_prop (GstElement * e, const char *name, const char *value);
 
+/* The motion elements' rows (cudamotionest, cudavcm and their cpu twins):
+ * GRAY8 frames wrapped as a frame set (channels 1; frames are not copied);
+ * then the pipeline appsrc ! factory ! fakesink with cuda-device-id =
+ * device and fallback=false on a cuda* element (never time the CPU
+ * fallback by mistake), n-threads=0 on a cpu* one.  NULL after
+ * gcvb_result_skip (r) when the element is missing or, for cuda*, h has no
+ * usable GPU; or after gcvb_result_fail (r). */
+void gcvb_frameset_wrap_gray8 (GcvbFrameSet * fs, const char *name, int width, int height, size_t stride,
+    int n, guint8 ** frames);
+GcvbPipeline *gcvb_gray8_element_pipeline (const GcvbHost * h, const char *factory, const char *name,
+    const GcvbFrameSet * fs, int device, GcvbResult * r);
+/* After such a row was timed: transfers n/a on the CPU backend, a note when
+ * a cuda* element ran on something else, the progress line on stderr. */
+void gcvb_element_row_done (GcvbResult * r, gboolean is_cuda);
+
 /* ------------------------------------------------------------------------ */
 /* backends on the CPU */
 
