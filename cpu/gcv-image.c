@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 void
 gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
@@ -29,4 +31,31 @@ gcv_thread_index (void)
 #else
   return 0;
 #endif
+}
+
+double
+gcv_now_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+int
+gcv_ensure_capacity (void **ptr, size_t * cap, size_t n, size_t sz)
+{
+  void *p;
+
+  if (n <= *cap && *ptr)
+    return 1;
+  if (n == 0)
+    n = 1;
+  p = malloc (n * sz);
+  if (!p)
+    return 0;
+  free (*ptr);
+  *ptr = p;
+  *cap = n;
+  return 1;
 }

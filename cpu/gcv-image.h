@@ -38,6 +38,14 @@ void gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
  * or without OpenMP): the index of per-thread scratch. */
 int gcv_thread_index (void);
 
+/* A monotonic clock in milliseconds (the CPU backends' per-phase times). */
+double gcv_now_ms (void);
+
+/* Makes *ptr hold at least n elements of sz bytes (*cap counts them; the
+ * contents are not kept when it grows).  0 when out of memory (*ptr and
+ * *cap unchanged). */
+int gcv_ensure_capacity (void **ptr, size_t * cap, size_t n, size_t sz);
+
 /* Sample type of a plane whose pixels hold `channels` interleaved samples. */
 typedef enum {
   GCV_SAMPLE_U8 = 0,

@@ -77,7 +77,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -167,15 +166,6 @@ struct _GcvSeamCpu
 };
 
 /* ---- small helpers ------------------------------------------------------------- */
-
-static double
-now_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 static int
 imin (int a, int b)
@@ -811,7 +801,7 @@ remove_seams (GcvSeamCpu *ctx, Work *w, int n, uint8_t *stage_mask, int stage_a,
   const int par = nt > 1 && worth_pass ((size_t) R * W) && ctx->serial_frames == 0
       && ctx->late_joins < LATE_JOINS_MAX;
   int bands = 1;
-  double t_update = 0.0, t_start = par ? now_ms () : 0.0, t_band = 0.0;
+  double t_update = 0.0, t_start = par ? gcv_now_ms () : 0.0, t_band = 0.0;
 
   if (compact)
     w->w = W - n;
@@ -824,31 +814,31 @@ remove_seams (GcvSeamCpu *ctx, Work *w, int n, uint8_t *stage_mask, int stage_a,
     nth = omp_get_num_threads ();
 #endif
     if (t == 0 && par)
-      tb = now_ms ();
+      tb = gcv_now_ms ();
     r0 = (int) ((long long) R * t / nth);
     r1 = (int) ((long long) R * (t + 1) / nth);
     for (int i = r0; i < r1; i++)
       remove_row (ctx, w, i, n, W, stage_mask, stage_a, chosen, compact);
     if (upd) {
       if (t == 0 && ctx->profiling)
-        t0 = now_ms ();
+        t0 = gcv_now_ms ();
       for (int i = r0 + 1; i < r1 - 1; i++)
         update_row (ctx, w, i, n, energy);
       if (t == 0 && ctx->profiling)
-        t_update = now_ms () - t0;
+        t_update = gcv_now_ms () - t0;
     }
     if (t == 0) {
       bands = nth;
       if (par)
-        t_band = now_ms () - tb;
+        t_band = gcv_now_ms () - tb;
     }
   }
   /* a join that kept thread 0 waiting longer than its own band took cost
    * more than the other threads saved */
-  if (par && now_ms () - t_start > 2.0 * t_band + 0.05)
+  if (par && gcv_now_ms () - t_start > 2.0 * t_band + 0.05)
     ctx->late_joins++;
   if (upd) {
-    double t0 = ctx->profiling ? now_ms () : 0.0;
+    double t0 = ctx->profiling ? gcv_now_ms () : 0.0;
     for (int b = 0; b < bands; b++) {
       int r0 = (int) ((long long) R * b / bands), r1 = (int) ((long long) R * (b + 1) / bands);
       if (r1 > r0)
@@ -857,7 +847,7 @@ remove_seams (GcvSeamCpu *ctx, Work *w, int n, uint8_t *stage_mask, int stage_a,
         update_row (ctx, w, r1 - 1, n, energy);
     }
     if (ctx->profiling)
-      t_update += now_ms () - t0;
+      t_update += gcv_now_ms () - t0;
   }
   return t_update;
 }
@@ -881,13 +871,13 @@ run_passes (GcvSeamCpu *ctx, Work *w, int want, const GcvSeamParams *params, uin
     int n, last;
 
     if (ctx->profiling)
-      t0 = now_ms ();
+      t0 = gcv_now_ms ();
     M = ctx->seam_map (ctx, w, forward, P > 1, &roots);
     if (ctx->profiling)
-      t1 = now_ms ();
+      t1 = gcv_now_ms ();
     n = find_seams (ctx, w, M, P > 1 ? roots : NULL, P, nt);
     if (ctx->profiling)
-      t2 = now_ms ();
+      t2 = gcv_now_ms ();
     found += n;
     last = found >= want;
     t_update = remove_seams (ctx, w, n, stage_mask, stage_a, chosen, !last || compact_last, !last,
@@ -896,7 +886,7 @@ run_passes (GcvSeamCpu *ctx, Work *w, int want, const GcvSeamParams *params, uin
       pr->seam_map_ms += t1 - t0;
       pr->backtrack_ms += t2 - t1;
       pr->energy_ms += t_update;
-      pr->carve_ms += now_ms () - t2 - t_update;
+      pr->carve_ms += gcv_now_ms () - t2 - t_update;
       pr->passes++;
       pr->seams += n;
     }
@@ -964,7 +954,7 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
 {
   uint8_t *mask = ctx->prev_mask[s->dir];
   GcvSeamProfile *pr = &ctx->prof;
-  double t0 = ctx->profiling ? now_ms () : 0.0;
+  double t0 = ctx->profiling ? gcv_now_ms () : 0.0;
   Work w;
 
   memset (mask, 0, (size_t) s->rows * s->a);
@@ -981,17 +971,17 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
     w.w = s->a;
     energy_full (&w, params->energy, 1, nt);
     if (ctx->profiling)
-      pr->energy_ms += now_ms () - t0;
+      pr->energy_ms += gcv_now_ms () - t0;
     run_passes (ctx, &w, s->a - s->b, params, mask, s->a, NULL, 1, nt);
     return;
   }
   if (ctx->profiling)
-    pr->energy_ms += now_ms () - t0;
+    pr->energy_ms += gcv_now_ms () - t0;
 
   for (int width = s->a; width < s->b;) {
     const int n = gcv_seam_insert_step (width, s->b - width);
     int i;
-    double t1 = ctx->profiling ? now_ms () : 0.0;
+    double t1 = ctx->profiling ? gcv_now_ms () : 0.0;
 
     /* a copy of the step input to find the n seams on */
 #pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s->rows * width))
@@ -1009,13 +999,13 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
     w.w = width;
     energy_full (&w, params->energy, 1, nt);
     if (ctx->profiling)
-      pr->energy_ms += now_ms () - t1;
+      pr->energy_ms += gcv_now_ms () - t1;
     run_passes (ctx, &w, n, params, mask, s->a, ctx->chosen, 0, nt);
 
-    t1 = ctx->profiling ? now_ms () : 0.0;
+    t1 = ctx->profiling ? gcv_now_ms () : 0.0;
     insert_seams (ctx, s, ctx->px[pxi], ctx->luma[k], ctx->src[k], width, nt);
     if (ctx->profiling)
-      pr->carve_ms += now_ms () - t1;
+      pr->carve_ms += gcv_now_ms () - t1;
     width += n;
   }
 }
@@ -1434,7 +1424,7 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
     const uint8_t *alpha = NULL;
     double px_ms = 0.0;
 
-    t0 = ctx->profiling ? now_ms () : 0.0;
+    t0 = ctx->profiling ? gcv_now_ms () : 0.0;
     if (k == 0) {
       stage0_channel (ctx, s, in, 0, ctx->luma[0], nt);
       if (use_alpha) {
@@ -1448,14 +1438,14 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
       if (s0->b > s0->a || grows) {
         /* packed pixels: from stage 0's (it enlarged), or gathered from
          * the frame through src[0] */
-        double t1 = ctx->profiling ? now_ms () : 0.0;
+        double t1 = ctx->profiling ? gcv_now_ms () : 0.0;
         if (s0->b < s0->a)
           gather_frame_px (ctx, s0, in, ctx->src[0], s0->b, ctx->px[pxi], nt);
         transpose_px (ctx->px[pxi], s0->stride, ctx->px[pxi ^ 1], s->stride, s0->rows, s0->b, ctx->nb,
             nt);
         pxi ^= 1;
         if (ctx->profiling)
-          px_ms += now_ms () - t1;
+          px_ms += gcv_now_ms () - t1;
         if (use_alpha) {
           int i;
 #pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s->rows * s->a))
@@ -1483,7 +1473,7 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
         alpha = ctx->alpha;
     }
     if (k == 0 && grows) {
-      double t1 = ctx->profiling ? now_ms () : 0.0;
+      double t1 = ctx->profiling ? gcv_now_ms () : 0.0;
       if (s->dir == DIR_WIDTH) {
         gather_frame_px (ctx, s, in, NULL, s->a, ctx->px[pxi], nt);
       } else {
@@ -1494,18 +1484,18 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
             ctx->nb, nt);
       }
       if (ctx->profiling)
-        px_ms += now_ms () - t1;
+        px_ms += gcv_now_ms () - t1;
     }
     compute_bias (ctx, s, alpha, use_prev ? ctx->prev_mask[s->dir] : NULL, T, nt);
     if (ctx->profiling) {
       /* packing pixels is carving's; luma, alpha and bias are energy's */
       ctx->prof.carve_ms += px_ms;
-      ctx->prof.energy_ms += now_ms () - t0 - px_ms;
+      ctx->prof.energy_ms += gcv_now_ms () - t0 - px_ms;
     }
     run_stage (ctx, k, s, params, pxi, nt);
   }
 
-  t0 = ctx->profiling ? now_ms () : 0.0;
+  t0 = ctx->profiling ? gcv_now_ms () : 0.0;
   if (out) {
     const int enlarged = (ns >= 1 && st[0].b > st[0].a) || (ns == 2 && st[1].b > st[1].a);
     if (ns == 0) {
@@ -1528,7 +1518,7 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
   if (mask)
     build_mask (ctx, st, ns, mask, nt);
   if (ctx->profiling)
-    ctx->prof.carve_ms += now_ms () - t0;
+    ctx->prof.carve_ms += gcv_now_ms () - t0;
 
   if (ctx->late_joins >= LATE_JOINS_MAX)
     ctx->serial_frames = SERIAL_FRAMES;

@@ -45,7 +45,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <emmintrin.h>
 
@@ -97,34 +96,6 @@ struct _GcvVcmCpu {
 
   Buckets pts, hist;
 };
-
-static double
-now_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-/* Grows *ptr to hold n elements of size sz (contents are not kept). */
-static int
-ensure (void **ptr, size_t * cap, size_t n, size_t sz)
-{
-  void *p;
-
-  if (n <= *cap && *ptr)
-    return 1;
-  if (n == 0)
-    n = 1;
-  p = malloc (n * sz);
-  if (!p)
-    return 0;
-  free (*ptr);
-  *ptr = p;
-  *cap = n;
-  return 1;
-}
 
 GcvVcmCpu *
 gcv_vcm_cpu_new (int width, int height, GcvError * err)
@@ -234,11 +205,11 @@ buckets_build (Buckets * b, int width, int height, const int *xs, const int *ys,
   b->n = n;
   cells = b->cols * b->rows;
   cap = (size_t) b->cap_cells;
-  if (!ensure ((void **) &b->start, &cap, (size_t) cells + 2, sizeof (int)))
+  if (!gcv_ensure_capacity ((void **) &b->start, &cap, (size_t) cells + 2, sizeof (int)))
     return 0;
   b->cap_cells = (int) cap;
   cap = (size_t) b->cap_n;
-  if (!ensure ((void **) &b->index, &cap, (size_t) n, sizeof (int)))
+  if (!gcv_ensure_capacity ((void **) &b->index, &cap, (size_t) n, sizeof (int)))
     return 0;
   b->cap_n = (int) cap;
   memset (b->start, 0, sizeof (int) * ((size_t) cells + 2));
@@ -322,10 +293,10 @@ find_points (GcvVcmCpu * ctx, const GcvVcmParams * p, int nt, GcvError * err)
   long hist[256];
   int c = 0, quota = 0, capped;
 
-  if (!ensure ((void **) &ctx->cand_pos, &ctx->cap_cand, n_cand, sizeof (int32_t))
-      || !ensure ((void **) &ctx->cand_count, &ctx->cap_win, (size_t) n_win, sizeof (int)))
+  if (!gcv_ensure_capacity ((void **) &ctx->cand_pos, &ctx->cap_cand, n_cand, sizeof (int32_t))
+      || !gcv_ensure_capacity ((void **) &ctx->cand_count, &ctx->cap_win, (size_t) n_win, sizeof (int)))
     goto no_memory;
-  if (!ensure ((void **) &ctx->cand_st, &ctx->cap_cand_st, n_cand, sizeof (uint8_t)))
+  if (!gcv_ensure_capacity ((void **) &ctx->cand_st, &ctx->cap_cand_st, n_cand, sizeof (uint8_t)))
     goto no_memory;
 
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
@@ -355,9 +326,9 @@ find_points (GcvVcmCpu * ctx, const GcvVcmParams * p, int nt, GcvError * err)
     quota = p->max_points - (int) cum;   /* of st == c */
     total = p->max_points;
   }
-  if (!ensure ((void **) &ctx->px, &ctx->cap_points, (size_t) total, sizeof (int)))
+  if (!gcv_ensure_capacity ((void **) &ctx->px, &ctx->cap_points, (size_t) total, sizeof (int)))
     goto no_memory;
-  if (!ensure ((void **) &ctx->py, &ctx->cap_py, (size_t) total, sizeof (int)))
+  if (!gcv_ensure_capacity ((void **) &ctx->py, &ctx->cap_py, (size_t) total, sizeof (int)))
     goto no_memory;
   n = 0;
   for (w = 0; w < n_win; w++)
@@ -720,7 +691,7 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
   (void) n_threads;
   nt = 1;
 #endif
-  t0 = now_ms ();
+  t0 = gcv_now_ms ();
   for (y = 0; y < ctx->height; y++) {
     const uint8_t *src = (const uint8_t *) cur->data + (size_t) y * cur->stride;
     int16_t *dst = ctx->cur + (size_t) y * ctx->width;
@@ -733,11 +704,11 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
   N = ctx->n_points;
   M = gcv_vcm_map_side (params);
   mm = (size_t) M * M;
-  t1 = now_ms ();
+  t1 = gcv_now_ms ();
 
-  if (!ensure ((void **) &ctx->ncm, &ctx->cap_ncm, (size_t) N * mm, sizeof (int16_t))
-      || !ensure ((void **) &ctx->scratch, &ctx->cap_scratch, (size_t) nt * mm, sizeof (int64_t))
-      || !ensure ((void **) &ctx->scratch32, &ctx->cap_scratch32, (size_t) nt * mm, sizeof (int32_t))) {
+  if (!gcv_ensure_capacity ((void **) &ctx->ncm, &ctx->cap_ncm, (size_t) N * mm, sizeof (int16_t))
+      || !gcv_ensure_capacity ((void **) &ctx->scratch, &ctx->cap_scratch, (size_t) nt * mm, sizeof (int64_t))
+      || !gcv_ensure_capacity ((void **) &ctx->scratch32, &ctx->cap_scratch32, (size_t) nt * mm, sizeof (int32_t))) {
     gcv_error_set (err, GCV_ERROR_NO_MEMORY, "vcm: out of host memory for %d correlation maps of %dx%d", N,
         M, M);
     return GCV_ERROR_NO_MEMORY;
@@ -746,7 +717,7 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
   for (i = 0; i < N; i++)
     ncm_point (ctx, params, ctx->px[i], ctx->py[i], ctx->ncm + (size_t) i * mm);
-  t2 = now_ms ();
+  t2 = gcv_now_ms ();
 
   gcv_vcm_tables_make (params, &ctx->tables);
   if (!buckets_build (&ctx->pts, ctx->width, ctx->height, ctx->px, ctx->py, N)
@@ -785,7 +756,7 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
     memcpy (ctx->hy, ctx->py, sizeof (int) * N);
     ctx->n_hist = N;
   }
-  t3 = now_ms ();
+  t3 = gcv_now_ms ();
 
   /* C becomes P */
   swap_ref = ctx->ref;

@@ -1670,6 +1670,7 @@ bench_peer (int ci, int mi, const Clip * clip)
     g_free (fv);
   }
 #else
+  (void) pq;
   gcvb_result_skip (&r->m, "built without libavfilter");
 #endif
 }
