@@ -1,0 +1,232 @@
+/* gst-cuda-video: depth-image-based rendering, what both backends share on
+ * the host: defaults, parameter checks, the DCBF tables, the decode
+ * constants and the cameras' warp matrices (cpu/dibr.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "dibr.h"
+
+#include <stdio.h>
+
+void
+gcv_dibr_params_init (GcvDibrParams * p)
+{
+  p->median_size = 3;
+  p->dcbf_size = 11;
+  p->sigma_spatial = 3.0;
+  p->sigma_color = 12.0;
+  p->z_near = 1.0;
+  p->z_far = 10.0;
+  p->zero_is_unknown = 0;
+  p->focal_length = 1000.0;
+  p->baseline = 0.06;
+  p->convergence = 3.0;
+}
+
+const char *
+gcv_dibr_params_check (const GcvDibrParams * p)
+{
+  static __thread char msg[200];
+
+  if (!p)
+    return "no parameters";
+  if (p->median_size < 1 || p->median_size > GCV_DIBR_MAX_MEDIAN || p->median_size % 2 == 0) {
+    snprintf (msg, sizeof (msg), "median-size %d: must be odd, 1 (off) .. %d", p->median_size,
+        GCV_DIBR_MAX_MEDIAN);
+    return msg;
+  }
+  if (p->dcbf_size < 1 || p->dcbf_size > GCV_DIBR_MAX_DCBF || p->dcbf_size % 2 == 0) {
+    snprintf (msg, sizeof (msg), "dcbf-size %d: must be odd, 1 (off) .. %d", p->dcbf_size, GCV_DIBR_MAX_DCBF);
+    return msg;
+  }
+  if (!(p->sigma_spatial >= 0.1 && p->sigma_spatial <= 100.0)) {
+    snprintf (msg, sizeof (msg), "sigma-spatial %g: must be 0.1 .. 100 pixels", p->sigma_spatial);
+    return msg;
+  }
+  if (!(p->sigma_color >= 0.1 && p->sigma_color <= 1000.0)) {
+    snprintf (msg, sizeof (msg), "sigma-color %g: must be 0.1 .. 1000 (sum of the R, G, B differences)",
+        p->sigma_color);
+    return msg;
+  }
+  if (!(p->z_near > 0.0 && p->z_near <= 1e9)) {
+    snprintf (msg, sizeof (msg), "z-near %g: must be > 0 and <= 1e9", p->z_near);
+    return msg;
+  }
+  if (!(p->z_far > p->z_near && p->z_far <= 1e9)) {
+    snprintf (msg, sizeof (msg), "z-far %g: must be larger than z-near %g and <= 1e9", p->z_far, p->z_near);
+    return msg;
+  }
+  if (!(p->focal_length >= 1.0 && p->focal_length <= 1e6)) {
+    snprintf (msg, sizeof (msg), "focal-length %g: must be 1 .. 1e6 pixels", p->focal_length);
+    return msg;
+  }
+  if (!(p->baseline >= -1e6 && p->baseline <= 1e6)) {
+    snprintf (msg, sizeof (msg), "baseline %g: must be -1e6 .. 1e6 (z units)", p->baseline);
+    return msg;
+  }
+  if (!(p->convergence == 0.0 || (p->convergence >= p->z_near * 1e-3 && p->convergence <= 1e9))) {
+    snprintf (msg, sizeof (msg), "convergence %g: must be 0 (parallel cameras) or z-near / 1000 .. 1e9",
+        p->convergence);
+    return msg;
+  }
+  return NULL;
+}
+
+void
+gcv_dibr_tables_make (const GcvDibrParams * p, GcvDibrTables * t)
+{
+  int k = p->dcbf_size, r = k / 2, dx, dy, d;
+  double two_s2 = 2.0 * p->sigma_spatial * p->sigma_spatial;
+  double two_c2 = 2.0 * p->sigma_color * p->sigma_color;
+
+  t->dcbf_size = k;
+  for (dy = -r; dy <= r; dy++)
+    for (dx = -r; dx <= r; dx++)
+      t->spatial[(dy + r) * k + (dx + r)] = (float) exp (-(double) (dx * dx + dy * dy) / two_s2);
+  for (d = 0; d <= GCV_DIBR_MAX_COLOR_DIST; d++)
+    t->color[d] = (float) exp (-(double) d * (double) d / two_c2);
+}
+
+void
+gcv_dibr_decode_make (const GcvDibrParams * p, int bits, GcvDibrDecode * dec)
+{
+  dec->vmax = bits == 16 ? 65535 : 255;
+  dec->a = (1.0 / p->z_near - 1.0 / p->z_far) / (double) dec->vmax;
+  dec->b = 1.0 / p->z_far;
+}
+
+static void
+camera_identity (GcvDibrCamera * c)
+{
+  memset (c, 0, sizeof (*c));
+  c->K[0] = c->K[4] = c->K[8] = 1.0;
+  c->E[0] = c->E[5] = c->E[10] = c->E[15] = 1.0;
+}
+
+void
+gcv_dibr_camera_simple (int width, int height, double f, double baseline, double convergence,
+    GcvDibrCamera * src, GcvDibrCamera * virt)
+{
+  GcvDibrCamera s;
+  double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
+
+  camera_identity (&s);
+  s.K[0] = s.K[4] = f;
+  s.K[2] = cx;
+  s.K[5] = cy;
+  if (src)
+    *src = s;
+  if (virt) {
+    *virt = s;
+    if (convergence > 0.0 && isfinite (convergence))
+      virt->K[2] = cx + f * baseline / convergence;
+    virt->E[3] = -baseline;
+  }
+}
+
+/* Inverse of a 3x3 matrix (row-major) by the adjugate; 0 when singular. */
+static int
+inv3 (const double *m, double *o)
+{
+  double c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6];
+  double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+
+  if (!(fabs (det) > 0.0) || !isfinite (det))
+    return 0;
+  o[0] = c00 / det;
+  o[1] = (m[2] * m[7] - m[1] * m[8]) / det;
+  o[2] = (m[1] * m[5] - m[2] * m[4]) / det;
+  o[3] = c01 / det;
+  o[4] = (m[0] * m[8] - m[2] * m[6]) / det;
+  o[5] = (m[2] * m[3] - m[0] * m[5]) / det;
+  o[6] = c02 / det;
+  o[7] = (m[1] * m[6] - m[0] * m[7]) / det;
+  o[8] = (m[0] * m[4] - m[1] * m[3]) / det;
+  return 1;
+}
+
+static int
+camera_ok (const GcvDibrCamera * c)
+{
+  int i;
+
+  for (i = 0; i < 9; i++)
+    if (!isfinite (c->K[i]))
+      return 0;
+  for (i = 0; i < 16; i++)
+    if (!isfinite (c->E[i]))
+      return 0;
+  return c->K[6] == 0.0 && c->K[7] == 0.0 && c->K[8] == 1.0 && c->E[12] == 0.0 && c->E[13] == 0.0
+      && c->E[14] == 0.0 && c->E[15] == 1.0;
+}
+
+GcvStatus
+gcv_dibr_warp_make (const GcvDibrCamera * src, const GcvDibrCamera * virt, GcvDibrWarp * w, GcvError * err)
+{
+  double ks_inv[9], rs[9], rs_inv[9], r[9], tt[3], m[9];
+  int i, j, k;
+
+  if (!camera_ok (src) || !camera_ok (virt)) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: a camera's K must end with the row 0 0 1 and its E "
+        "with 0 0 0 1, all entries finite");
+    return GCV_ERROR_INVALID;
+  }
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++)
+      rs[3 * i + j] = src->E[4 * i + j];
+  if (!inv3 (src->K, ks_inv) || !inv3 (rs, rs_inv)) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the source camera's K or E is singular");
+    return GCV_ERROR_INVALID;
+  }
+  {
+    double rv[9];
+    for (i = 0; i < 3; i++)
+      for (j = 0; j < 3; j++)
+        rv[3 * i + j] = virt->E[4 * i + j];
+    if (!inv3 (virt->K, m) || !inv3 (rv, m)) {
+      gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the virtual camera's K or E is singular");
+      return GCV_ERROR_INVALID;
+    }
+    /* E_v E_s^-1: E_s^-1 = [Rs^-1 | -Rs^-1 ts]; R = Rv Rs^-1, T = tv - R ts */
+    for (i = 0; i < 3; i++)
+      for (j = 0; j < 3; j++) {
+        double s = 0.0;
+        for (k = 0; k < 3; k++)
+          s += rv[3 * i + k] * rs_inv[3 * k + j];
+        r[3 * i + j] = s;
+      }
+    for (i = 0; i < 3; i++) {
+      double s = virt->E[4 * i + 3];
+      for (k = 0; k < 3; k++)
+        s -= r[3 * i + k] * src->E[4 * k + 3];
+      tt[i] = s;
+    }
+  }
+  /* m = K_v R, A = m K_s^-1, t = K_v T */
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) {
+      double s = 0.0;
+      for (k = 0; k < 3; k++)
+        s += virt->K[3 * i + k] * r[3 * k + j];
+      m[3 * i + j] = s;
+    }
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) {
+      double s = 0.0;
+      for (k = 0; k < 3; k++)
+        s += m[3 * i + k] * ks_inv[3 * k + j];
+      w->A[3 * i + j] = s;
+    }
+  for (i = 0; i < 3; i++) {
+    double s = 0.0;
+    for (k = 0; k < 3; k++)
+      s += virt->K[3 * i + k] * tt[k];
+    w->t[i] = s;
+  }
+  for (i = 0; i < 9; i++)
+    if (!isfinite (w->A[i])) {
+      gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the cameras' warp is not finite");
+      return GCV_ERROR_INVALID;
+    }
+  return GCV_OK;
+}

@@ -1,0 +1,372 @@
+/* gst-cuda-video: depth-image-based rendering (virtual views from colour +
+ * depth), the API both backends share.
+ *
+ * Paper 000 ("Synthesis example: depth image-based rendering", after the
+ * authors' 3-D propagation algorithm): colour-based depth filling and
+ * enhancement (median filter, then the depth-colour bilateral filter DCBF
+ * with Gaussian lookup tables), propagation of colour + depth to the
+ * virtual view with the closest pixel winning the conflicts (atomics on
+ * the GPU), then rendering.  Written for N source views (colour + depth
+ * cameras anywhere); cudadibr / cpudibr have one.
+ *
+ * Definitions (the contract of both backends):
+ *
+ *  - Cameras.  Pinhole, image x right, y down, camera space X right, Y
+ *    down, Z forward; pixel centres at integer coordinates (pixel (u, v)
+ *    covers u - 0.5 .. u + 0.5).  K = [[fx, s, cx], [0, fy, cy], [0, 0, 1]]
+ *    (row-major, K[3 r + c]; the last row must be 0 0 1), E the 4x4
+ *    world -> camera matrix (row-major, E[4 r + c], last row 0 0 0 1, E's
+ *    3x3 part invertible; it need not be a rotation).  A camera-space point
+ *    (X, Y, Z), Z > 0, is seen at u = fx X/Z + s Y/Z + cx, v = fy Y/Z + cy.
+ *    Simple mode (gcv_dibr_camera_simple()): source fx = fy = f, s = 0,
+ *    cx = (W - 1) / 2, cy = (H - 1) / 2, E = identity; virtual camera the
+ *    same with cx_v = cx + f b / zc and E = translation by (-b, 0, 0) (its
+ *    centre at X = +b), so u_v = u_s - f b (1/Z - 1/zc); zc <= 0 (or
+ *    infinite) means parallel cameras: cx_v = cx.
+ *
+ *  - Depth decode.  A depth plane holds values v of `bits` 8 (vmax = 255)
+ *    or 16 (vmax = 65535, native endian); v = vmax is the nearest, at
+ *    z_near, v = 0 the farthest, at z_far:
+ *        1/Z = (v / vmax) (1/z_near - 1/z_far) + 1/z_far.
+ *    With zero_is_unknown, v = 0 means "no depth here" (unknown) instead.
+ *    After the clean-up (stage 1) a depth value is a float d >= 0 in the
+ *    same units, or GCV_DIBR_UNKNOWN (-1).  Its metric Z, in double:
+ *        a = (1.0 / z_near - 1.0 / z_far) / vmax,  b = 1.0 / z_far
+ *        (host, once, gcv_dibr_decode_make()),
+ *        Z = 1.0 / ((double) d * a + b)           (gcv_dibr_value_to_z())
+ *    one IEEE rounding per operation, in that order, no fused multiply-add.
+ *
+ *  - Stage 1a, median (median_size m odd, 1 .. 15; 1 = off).  The integer
+ *    values of the plane, unknown ones excluded.  Output at (x, y): the
+ *    lower median (sorted[(n - 1) / 2]) of the n known values in the
+ *    m x m window centred on it, clipped to the frame; unknown when n = 0.
+ *    Known pixels are replaced too (the filter removes speckle); unknown
+ *    pixels with known neighbours get filled.  Exact integers: identical
+ *    in every backend.
+ *
+ *  - Stage 1b, DCBF (dcbf_size K odd, 1 .. 31; 1 = off; r = K / 2) on the
+ *    median's output (or the decoded plane when the median is off), with
+ *    the view's colour I (R, G, B of its RGBA plane; A ignored):
+ *        d(x) = sum_y Gs(y - x) Gc(|I(x) - I(y)|) d(y) / sum_y Gs Gc
+ *    over y in the K x K window centred on x, inside the frame, with d(y)
+ *    known (x itself included when known).  Tables, made once on the host
+ *    in double and rounded to float (gcv_dibr_tables_make()):
+ *        Gs[(dy + r) K + (dx + r)] = (float) exp (-(dx^2 + dy^2) / (2 sigma_spatial^2))
+ *        Gc[D] = (float) exp (-D^2 / (2 sigma_color^2)),  D = 0 .. 765
+ *    where D = |R(x) - R(y)| + |G(x) - G(y)| + |B(x) - B(y)| (the L1
+ *    colour distance; the paper leaves the norm open, L1 needs no root).
+ *    Per neighbour, in float, one rounding per operation, no fused
+ *    multiply-add:  w = Gs * Gc;  num = num + w * d(y);  den = den + w;
+ *    neighbours in raster order of the window (dy = -r .. r, then
+ *    dx = -r .. r), num = den = 0 at the start.  Output d(x) = num / den
+ *    when den > 0, else unknown (so an unknown pixel gets filled when any
+ *    known neighbour has weight > 0).  Float division correctly rounded
+ *    (CUDA: no fast math, no -ftz: denormal weights are kept, as on the
+ *    host).  With these rules both backends give the same bits.
+ *
+ *  - Stage 2, forward warp with a z-buffer.  For every view i (0 .. N - 1)
+ *    and every source pixel (x, y) with a known cleaned value d: Z by the
+ *    decode above; with the host-made warp of the view
+ *    (gcv_dibr_warp_make(): A = K_v R K_s^-1 and t = K_v T, [R | T] the
+ *    3x4 top of E_v E_s^-1, all double):
+ *        r_k = (A[k][0] x + A[k][1] y) + A[k][2]        k = 0, 1, 2
+ *        h_k = Z r_k + t_k
+ *    (double, one rounding per operation in that order, no FMA:
+ *    gcv_dibr_warp_point()).  h_2 is the point's Z in the virtual camera.
+ *    The point is dropped unless h_2 > 0 and zf = (float) h_2 is a normal
+ *    float (>= FLT_MIN, finite).  Then u = h_0 / h_2, v = h_1 / h_2
+ *    (double); it lands on target pixel (tx, ty) = (floor (u + 0.5),
+ *    floor (v + 0.5)) (u + 0.5 rounded in double; a result of W, possible
+ *    only by that rounding, becomes W - 1, likewise H) when
+ *    -0.5 <= u < W - 0.5 and -0.5 <= v < H - 0.5 (else dropped).  Nearest
+ *    pixel, no splatting: a point is up to half a pixel off on each axis
+ *    (the paper's propagation is per pixel too).  Its key:
+ *        key = (uint64) float_bits (zf) << 32 | i << 28 | (y w_i + x)
+ *    (w_i the view's width; at most GCV_DIBR_MAX_VIEWS = 16 views and
+ *    2^28 pixels a view).  Positive floats order like their bits, so the
+ *    smallest key is the nearest point, ties (equal float Z) going to the
+ *    lower view, then the lower source pixel index.  Every target pixel
+ *    keeps the minimum key of the points landing on it (atomicMin on the
+ *    GPU; the CPU does the same min): the result does not depend on the
+ *    order of the points.  No key: GCV_DIBR_EMPTY (all ones).
+ *
+ *  - Crack filling (1-px gaps of stretched surfaces), reading the warp's
+ *    keys and writing a second buffer (so the order does not matter): a
+ *    pixel without a key whose left and right neighbours both have keys kl,
+ *    kr with float depths zl, zr (the keys' high halves) such that
+ *        fabsf (zl - zr) <= GCV_DIBR_CRACK_TOL * fminf (zl, zr)
+ *    (float ops, GCV_DIBR_CRACK_TOL = 0.05f: one surface, not an edge)
+ *    takes max (kl, kr) (the farther of the two: behind a crack lies the
+ *    background more often than the foreground); else the same test with
+ *    the up and down neighbours.  Pixels on the frame's border have no
+ *    such pair on that axis.  Keys are copied, so a filled pixel shows the
+ *    winner's colour and depth.
+ *
+ *  - Stage 3, disocclusion hole filling from the background side.  A hole
+ *    is a pixel still without a key after crack filling (out_holes = 255
+ *    there, 0 elsewhere).  For a hole (x, y): in its row, the nearest
+ *    pixel with a key on the left (kl) and on the right (kr), from the
+ *    crack-filled buffer (holes filled here do not feed other holes); both:
+ *    the larger key (the larger Z, the background); one: that one.  When
+ *    row y has no key at all, the same rule at column x of the nearest row
+ *    with a key (|row - y| smallest, ties: the row above), where the pixel
+ *    (x, row) itself, when it has a key, is the answer.  When no pixel of
+ *    the frame has a key, every pixel is black (R = G = B = 0) with depth
+ *    z_far.  Every pixel ends up with a colour.
+ *
+ *  - Output: per target pixel with key k: R, G, B of view (k >> 28) & 15's
+ *    colour at source pixel k & (2^28 - 1), A = 255; depth (optional) the
+ *    float Z in the virtual camera, the key's high half.
+ *
+ * Between backends every step above is integer or IEEE arithmetic with a
+ * fixed order, so the outputs are meant to be identical.  What may still
+ * differ: (1) exp() of the tables is only computed on the host, so it does
+ * not; (2) the double division and the rounding of Z to float are exact
+ * IEEE operations in both; (3) a CUDA build with fast math, -ftz or a
+ * compiler that contracts a * b + c into FMA despite the rules breaks the
+ * identity: the device code spells the operations with the _rn intrinsics.
+ * Differences that remain are reported by the parity tests.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef GCV_DIBR_H
+#define GCV_DIBR_H
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gcv-image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __CUDACC__
+#define GCV_DIBR_FN static __host__ __device__ __forceinline__
+#else
+#define GCV_DIBR_FN static inline
+#endif
+
+#define GCV_DIBR_MAX_VIEWS 16
+#define GCV_DIBR_VIEW_SHIFT 28          /* key bits 28..31: the view */
+#define GCV_DIBR_PIXEL_MASK ((1u << GCV_DIBR_VIEW_SHIFT) - 1u)
+#define GCV_DIBR_MAX_DIMENSION 32767
+#define GCV_DIBR_MAX_MEDIAN 15
+#define GCV_DIBR_MAX_DCBF 31
+#define GCV_DIBR_MAX_COLOR_DIST 765     /* 3 * 255 */
+#define GCV_DIBR_UNKNOWN (-1.0f)        /* a cleaned depth value with no depth */
+#define GCV_DIBR_EMPTY UINT64_MAX       /* a target pixel no point reached */
+#define GCV_DIBR_CRACK_TOL 0.05f
+
+/* A camera (conventions above): K row-major 3x3, E row-major 4x4 world ->
+ * camera. */
+typedef struct {
+  double K[9];
+  double E[16];
+} GcvDibrCamera;
+
+/* The simple-mode pair for a W x H frame (focal f pixels, baseline b along
+ * +X, convergence zc; zc <= 0 or infinite: parallel).  Either output may
+ * be NULL. */
+void gcv_dibr_camera_simple (int width, int height, double f, double baseline, double convergence,
+    GcvDibrCamera * src, GcvDibrCamera * virt);
+
+typedef struct {
+  int median_size;              /* odd, 1 .. 15; 1 = off */
+  int dcbf_size;                /* odd, 1 .. 31; 1 = off */
+  double sigma_spatial;         /* pixels, 0.1 .. 100 */
+  double sigma_color;           /* L1 RGB distance units (0 .. 765), 0.1 .. 1000 */
+  double z_near;                /* depth of value vmax; 0 < z_near < z_far */
+  double z_far;                 /* depth of value 0; <= 1e9 */
+  int zero_is_unknown;          /* value 0 = no depth */
+  /* simple mode (the elements make the cameras with gcv_dibr_camera_simple) */
+  double focal_length;          /* pixels, 1 .. 1e6 */
+  double baseline;              /* z units, |b| <= 1e6 (0: the virtual view is the source) */
+  double convergence;           /* z units, 0 (parallel) or z_near/1e3 .. 1e9 */
+} GcvDibrParams;
+
+/* Defaults of the elements' properties: median 3, DCBF 11x11 (the paper's
+ * Table 5 case), sigma-spatial 3, sigma-color 12, z 1 .. 10, focal 1000,
+ * baseline 0.06, convergence 3. */
+void gcv_dibr_params_init (GcvDibrParams * params);
+/* NULL when params are usable, else a message naming the property and its
+ * accepted range (a thread-local buffer). */
+const char *gcv_dibr_params_check (const GcvDibrParams * params);
+
+/* The DCBF's Gaussian tables (host memory). */
+typedef struct {
+  int dcbf_size;
+  float spatial[GCV_DIBR_MAX_DCBF * GCV_DIBR_MAX_DCBF];
+  float color[GCV_DIBR_MAX_COLOR_DIST + 1];
+} GcvDibrTables;
+
+void gcv_dibr_tables_make (const GcvDibrParams * params, GcvDibrTables * tables);
+
+/* The decode's a and b for a plane of `bits` (8 or 16). */
+typedef struct {
+  double a, b;
+  int vmax;
+} GcvDibrDecode;
+
+void gcv_dibr_decode_make (const GcvDibrParams * params, int bits, GcvDibrDecode * dec);
+
+GCV_DIBR_FN double
+gcv_dibr_value_to_z (const GcvDibrDecode * dec, float d)
+{
+#ifdef __CUDA_ARCH__
+  return __ddiv_rn (1.0, __dadd_rn (__dmul_rn ((double) d, dec->a), dec->b));
+#else
+  volatile double m = (double) d * dec->a;
+  volatile double s = m + dec->b;
+  return 1.0 / s;
+#endif
+}
+
+/* The inverse for display (debug-output=depth): the value of metric Z,
+ * vmax (1/Z - 1/z_far) / (1/z_near - 1/z_far), not rounded or clamped. */
+GCV_DIBR_FN double
+gcv_dibr_z_to_value (const GcvDibrDecode * dec, double z)
+{
+  return (1.0 / z - dec->b) / dec->a;
+}
+
+/* One view's warp into the virtual camera: h = Z (A [x y 1]) + t. */
+typedef struct {
+  double A[9];
+  double t[3];
+} GcvDibrWarp;
+
+/* GCV_OK, or GCV_ERROR_INVALID when a K's last row is not 0 0 1, an E's
+ * last row not 0 0 0 1, or a matrix is singular or not finite. */
+GcvStatus gcv_dibr_warp_make (const GcvDibrCamera * src, const GcvDibrCamera * virt, GcvDibrWarp * warp,
+    GcvError * err);
+
+/* Warps source pixel (x, y) at depth z: returns 1 with the target pixel
+ * and the float depth, 0 when the point is dropped (contract, stage 2). */
+GCV_DIBR_FN int
+gcv_dibr_warp_point (const GcvDibrWarp * w, int x, int y, double z, int width, int height, int *tx, int *ty,
+    float *zf)
+{
+  double h0, h1, h2, u, v;
+  float f;
+
+#ifdef __CUDA_ARCH__
+  double xd = (double) x, yd = (double) y;
+  h0 = __dadd_rn (__dmul_rn (z, __dadd_rn (__dadd_rn (__dmul_rn (w->A[0], xd), __dmul_rn (w->A[1], yd)), w->A[2])), w->t[0]);
+  h1 = __dadd_rn (__dmul_rn (z, __dadd_rn (__dadd_rn (__dmul_rn (w->A[3], xd), __dmul_rn (w->A[4], yd)), w->A[5])), w->t[1]);
+  h2 = __dadd_rn (__dmul_rn (z, __dadd_rn (__dadd_rn (__dmul_rn (w->A[6], xd), __dmul_rn (w->A[7], yd)), w->A[8])), w->t[2]);
+  if (!(h2 > 0.0))
+    return 0;
+  u = __ddiv_rn (h0, h2);
+  v = __ddiv_rn (h1, h2);
+#else
+  {
+    volatile double a0 = w->A[0] * (double) x, a1 = w->A[1] * (double) y, s0 = a0 + a1, r0 = s0 + w->A[2];
+    volatile double b0 = w->A[3] * (double) x, b1 = w->A[4] * (double) y, s1 = b0 + b1, r1 = s1 + w->A[5];
+    volatile double c0 = w->A[6] * (double) x, c1 = w->A[7] * (double) y, s2 = c0 + c1, r2 = s2 + w->A[8];
+    volatile double m0 = z * r0, m1 = z * r1, m2 = z * r2;
+    h0 = m0 + w->t[0];
+    h1 = m1 + w->t[1];
+    h2 = m2 + w->t[2];
+  }
+  if (!(h2 > 0.0))
+    return 0;
+  u = h0 / h2;
+  v = h1 / h2;
+#endif
+  f = (float) h2;
+  if (!(f >= FLT_MIN && f <= FLT_MAX))
+    return 0;
+  if (!(u >= -0.5 && u < width - 0.5 && v >= -0.5 && v < height - 0.5))
+    return 0;
+  *tx = (int) floor (u + 0.5);
+  *ty = (int) floor (v + 0.5);
+  /* u just below W - 0.5 may round to W - 0.5 + 0.5 = W only when u + 0.5
+   * rounds up; keep the pixel inside */
+  if (*tx >= width)
+    *tx = width - 1;
+  if (*ty >= height)
+    *ty = height - 1;
+  *zf = f;
+  return 1;
+}
+
+GCV_DIBR_FN uint64_t
+gcv_dibr_key (float zf, int view, uint32_t pixel)
+{
+  uint32_t bits;
+
+  memcpy (&bits, &zf, 4);
+  return ((uint64_t) bits << 32) | ((uint64_t) view << GCV_DIBR_VIEW_SHIFT) | pixel;
+}
+
+GCV_DIBR_FN float
+gcv_dibr_key_z (uint64_t key)
+{
+  uint32_t bits = (uint32_t) (key >> 32);
+  float f;
+
+  memcpy (&f, &bits, 4);
+  return f;
+}
+
+GCV_DIBR_FN int gcv_dibr_key_view (uint64_t key) { return (int) ((key >> GCV_DIBR_VIEW_SHIFT) & 15u); }
+GCV_DIBR_FN uint32_t gcv_dibr_key_pixel (uint64_t key) { return (uint32_t) key & GCV_DIBR_PIXEL_MASK; }
+
+/* The crack test of two neighbours' depths (float, no FMA). */
+GCV_DIBR_FN int
+gcv_dibr_same_surface (float za, float zb)
+{
+#ifdef __CUDA_ARCH__
+  return fabsf (__fsub_rn (za, zb)) <= __fmul_rn (GCV_DIBR_CRACK_TOL, fminf (za, zb));
+#else
+  volatile float d = za - zb, m = GCV_DIBR_CRACK_TOL * fminf (za, zb);
+  return fabsf (d) <= m;
+#endif
+}
+
+/* Per-stage times of the last call, milliseconds (CPU: wall clock; CUDA:
+ * events on the stream). */
+typedef struct {
+  double clean_ms;              /* median + DCBF, all views */
+  double warp_ms;               /* z-buffer + crack filling */
+  double fill_ms;               /* hole filling + colour / depth gather */
+} GcvDibrTimes;
+
+/* One source view: colour RGBA 8-bit (4 bytes a pixel, R G B A), depth
+ * `depth_bits` 8 (GRAY8) or 16 (GRAY16 native endian), the same size;
+ * strides in bytes; its camera. */
+typedef struct {
+  GcvPlane rgba;
+  GcvPlane depth;
+  int depth_bits;
+  GcvDibrCamera camera;
+} GcvDibrView;
+
+/* ---- CPU backend (cpu/dibr_cpu.c) ---------------------------------------
+ * The context holds the working memory for a W x H virtual view (the
+ * z-buffers) and grows its per-view scratch with the views' sizes. */
+typedef struct _GcvDibrCpu GcvDibrCpu;
+
+GcvDibrCpu *gcv_dibr_cpu_new (int width, int height, GcvError * err);
+/* Stage 1 alone on one view: the cleaned depth values (float, value units,
+ * GCV_DIBR_UNKNOWN where none) into `out` (view size, F32 samples, stride
+ * in bytes).  ms may be NULL. */
+GcvStatus gcv_dibr_cpu_clean_depth (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDibrView * view,
+    GcvPlane * out, int n_threads, double *ms, GcvError * err);
+/* The three stages: n_views (1 .. 16) views into the W x H virtual view of
+ * camera `virt`.  out_rgba: RGBA 8-bit; out_depth (F32, may be NULL): the
+ * virtual-camera Z; out_holes (GRAY8, may be NULL): 255 on the pixels
+ * stage 3 filled.  n_threads 0 = all cores; times may be NULL. */
+GcvStatus gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDibrView * views,
+    int n_views, const GcvDibrCamera * virt, GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes,
+    int n_threads, GcvDibrTimes * times, GcvError * err);
+void gcv_dibr_cpu_free (GcvDibrCpu * ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GCV_DIBR_H */
