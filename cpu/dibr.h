@@ -366,6 +366,37 @@ GcvStatus gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, c
     int n_threads, GcvDibrTimes * times, GcvError * err);
 void gcv_dibr_cpu_free (GcvDibrCpu * ctx);
 
+/* ---- CUDA backend (kernels/dibr.cu; only when built with CUDA) ----------
+ * A context lives on one device (made current by every call) and works on
+ * one stream; calls only queue work until gcv_dibr_cuda_wait().  It holds
+ * up to GCV_DIBR_MAX_VIEWS uploaded views (colour, depth and camera; a
+ * view's memory is allocated at its first upload and again only when it
+ * grows) and the W x H virtual view's z-buffer and outputs.  The results
+ * equal the CPU backend's (see the contract's last paragraph). */
+typedef struct _GcvDibrCuda GcvDibrCuda;
+
+/* stream: a cudaStream_t of `device`, or NULL for one of the context's own. */
+GcvDibrCuda *gcv_dibr_cuda_new (int device, int width, int height, void *stream, GcvError * err);
+/* Queues the upload of view `index` (0 .. GCV_DIBR_MAX_VIEWS - 1) from host
+ * planes (staged: they may be reused once the call returns). */
+GcvStatus gcv_dibr_cuda_upload_view (GcvDibrCuda * ctx, int index, const GcvDibrView * view, GcvError * err);
+/* Queues stage 1 of uploaded view `index` and the download of its cleaned
+ * depth values into `out` (host, F32, view size; valid after _wait). */
+GcvStatus gcv_dibr_cuda_clean_depth (GcvDibrCuda * ctx, const GcvDibrParams * params, int index, GcvPlane * out,
+    GcvError * err);
+/* Queues the three stages for views 0 .. n_views - 1 (uploaded) into the
+ * virtual view of `virt`, and the downloads of the outputs given (host
+ * planes as gcv_dibr_cpu_render()'s; out_depth and out_holes may be NULL;
+ * they must stay valid until _wait).  A second render before _wait (the
+ * other eye of a stereo pair) reuses the cleaned depth when params and
+ * views did not change. */
+GcvStatus gcv_dibr_cuda_render (GcvDibrCuda * ctx, const GcvDibrParams * params, int n_views,
+    const GcvDibrCamera * virt, GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes, GcvError * err);
+/* Waits for the queued work; times (may be NULL): the last render's stages
+ * (CUDA events). */
+GcvStatus gcv_dibr_cuda_wait (GcvDibrCuda * ctx, GcvDibrTimes * times, GcvError * err);
+void gcv_dibr_cuda_free (GcvDibrCuda * ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 /* gst-cuda-video: host-side helpers shared by the .cu backends that keep a
- * per-frame-size context (motionest.cu, vcm.cu): entering the context's
+ * per-frame-size context (motionest.cu, vcm.cu, dibr.cu): entering the context's
  * device for one API call, checked allocations, and the staged upload of
  * host GRAY8 planes through two pinned buffers.  Internal: included only by
  * .cu files.
@@ -90,12 +90,14 @@ gcv_cuda_pinned_alloc (void **p, size_t bytes, GcvError * err, const char *tag, 
 }
 
 /* Two pinned staging buffers for the uploads of host planes, each with the
- * event of the copy that reads it last (zero-initialise it). */
+ * event of the copy that reads it last (zero-initialise it).  GRAY8 planes
+ * of a fixed size (_alloc, _upload), or any rows (_reserve, _upload_2d). */
 struct GcvLumaStager {
   uint8_t *stage[2];
   cudaEvent_t ev[2];
   int used[2];
   int next;
+  size_t cap;                   /* bytes of each buffer, set by _reserve (0: sized by _alloc) */
 };
 
 /* The two staging buffers of `bytes` each. */
@@ -128,10 +130,58 @@ gcv_luma_stager_free (GcvLumaStager * s)
       cudaEventDestroy (s->ev[i]);
 }
 
-/* Checks that `luma` is a width x height GRAY8 plane, copies it into the
- * next staging buffer (once the copy queued from it two uploads ago is
- * done) and queues its upload to the pitched device plane `dst` on
- * `stream`.  `what` names the plane in messages ("reference"). */
+/* Grows both staging buffers to at least `bytes` each (for planes whose
+ * size changes between uploads: dibr.cu's views); waits for the copies
+ * still reading them first.  On failure the old buffers stay. */
+static inline GcvStatus
+gcv_luma_stager_reserve (GcvLumaStager * s, size_t bytes, GcvError * err, const char *tag)
+{
+  if (bytes <= s->cap)
+    return GCV_OK;
+  uint8_t *n[2] = { nullptr, nullptr };
+  GcvStatus st;
+  if ((st = gcv_cuda_pinned_alloc ((void **) &n[0], bytes, err, tag, "staging")) != GCV_OK)
+    return st;
+  if ((st = gcv_cuda_pinned_alloc ((void **) &n[1], bytes, err, tag, "staging")) != GCV_OK) {
+    cudaFreeHost (n[0]);
+    return st;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (s->used[i])
+      GCV_CUDA_TRY_TAGGED (cudaEventSynchronize (s->ev[i]), err, tag, "cudaEventSynchronize");
+    cudaFreeHost (s->stage[i]);
+    s->stage[i] = n[i];
+    s->used[i] = 0;
+  }
+  s->cap = bytes;
+  return GCV_OK;
+}
+
+/* Copies `rows` rows of `row_bytes` bytes (host, `stride` bytes apart) into
+ * the next staging buffer (once the copy queued from it two uploads ago is
+ * done) and queues their upload to the pitched device plane `dst` on
+ * `stream`.  The buffers must hold row_bytes * rows (_alloc, _reserve). */
+static inline GcvStatus
+gcv_luma_stager_upload_2d (GcvLumaStager * s, const void *src, size_t stride, size_t row_bytes, int rows,
+    void *dst, size_t pitch, cudaStream_t stream, GcvError * err, const char *tag)
+{
+  const int i = s->next;
+  /* the copy queued from this staging buffer two uploads ago may still run */
+  if (s->used[i])
+    GCV_CUDA_TRY_TAGGED (cudaEventSynchronize (s->ev[i]), err, tag, "cudaEventSynchronize");
+  for (int y = 0; y < rows; y++)
+    memcpy (s->stage[i] + row_bytes * y, (const uint8_t *) src + stride * y, row_bytes);
+  GCV_CUDA_TRY_TAGGED (cudaMemcpy2DAsync (dst, pitch, s->stage[i], row_bytes, row_bytes, rows,
+          cudaMemcpyHostToDevice, stream), err, tag, "cudaMemcpy2DAsync (upload)");
+  GCV_CUDA_TRY_TAGGED (cudaEventRecord (s->ev[i], stream), err, tag, "cudaEventRecord");
+  s->used[i] = 1;
+  s->next = 1 - i;
+  return GCV_OK;
+}
+
+/* Checks that `luma` is a width x height GRAY8 plane and stages and queues
+ * its upload (gcv_luma_stager_upload_2d) to the pitched device plane `dst`
+ * on `stream`.  `what` names the plane in messages ("reference"). */
 static inline GcvStatus
 gcv_luma_stager_upload (GcvLumaStager * s, const GcvPlane * luma, int width, int height, uint8_t * dst, size_t pitch,
     cudaStream_t stream, GcvError * err, const char *tag, const char *what)
@@ -142,19 +192,8 @@ gcv_luma_stager_upload (GcvLumaStager * s, const GcvPlane * luma, int width, int
         tag, what, width, height, luma ? luma->width : 0, luma ? luma->height : 0, luma ? luma->stride : 0);
     return GCV_ERROR_INVALID;
   }
-  const int i = s->next;
-  /* the copy queued from this staging buffer two uploads ago may still run */
-  if (s->used[i])
-    GCV_CUDA_TRY_TAGGED (cudaEventSynchronize (s->ev[i]), err, tag, "cudaEventSynchronize");
-  const size_t w = (size_t) width;
-  for (int y = 0; y < height; y++)
-    memcpy (s->stage[i] + w * y, (const uint8_t *) luma->data + luma->stride * y, w);
-  GCV_CUDA_TRY_TAGGED (cudaMemcpy2DAsync (dst, pitch, s->stage[i], w, w, height, cudaMemcpyHostToDevice, stream),
-      err, tag, "cudaMemcpy2DAsync (upload)");
-  GCV_CUDA_TRY_TAGGED (cudaEventRecord (s->ev[i], stream), err, tag, "cudaEventRecord");
-  s->used[i] = 1;
-  s->next = 1 - i;
-  return GCV_OK;
+  return gcv_luma_stager_upload_2d (s, luma->data, luma->stride, (size_t) width, height, dst, pitch, stream, err,
+      tag);
 }
 
 /* The device-scoped part of an upload entry point (set_reference, upload):

@@ -1,0 +1,689 @@
+/* gst-cuda-video: the CUDA backend of DIBR (kernels/dibr.cu) against the
+ * CPU backend (cpu/dibr_cpu.c): the cleaned depth (stage 1) and the
+ * rendered colour, depth and holes mask, byte for byte (memcmp).
+ *
+ * Exits 77 (skip) when there is no usable GPU or no CUDA in the build,
+ * unless GST_CUDA_VIDEO_REQUIRE_GPU=1, which makes that a failure.
+ * Cases:
+ *  - the ray-cast scene of tests/dibr_scene.h: camera A -> B (simple mode)
+ *    and A -> C (full mode), 8- and 16-bit depth, the defaults and median
+ *    1 / 3 / 7 x DCBF 1 / 5 / 11 / 31 with several sigmas; A -> B with
+ *    zero_is_unknown and unknown blocks;
+ *  - random block depths (many z-buffer conflicts, ties), 1 and 2 views
+ *    (the second moved and of another size), zero_is_unknown with unknown
+ *    pixels, sizes 1x1, 3x2, 64x48, 101x77, 641x479; padded host strides
+ *    with garbage in the padding; pinned output planes (direct downloads);
+ *  - a 1920x1080 stereo pair: both eyes rendered before one wait;
+ *  - bad calls rejected with GCV_ERROR_INVALID (bad params, view index out
+ *    of range, render or clean without uploaded views, wrong plane sizes,
+ *    bad cameras) and the context working after them; a full device makes
+ *    the upload of a larger view fail with GCV_ERROR_NO_MEMORY, and the
+ *    context works after it.
+ * Then (not in quick mode) the per-stage event times of 800x600 with a
+ * DCBF 11x11 (the paper's Table 5 case) and of a 1080p render.
+ * GCV_TEST_QUICK=1 (compute-sanitizer) runs the small cases, every kernel
+ * and every window size included.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dibr.h"
+#include "dibr_scene.h"
+#include "gcv-test.h"
+
+#if defined(GCV_HAVE_CUDA) && GCV_HAVE_CUDA
+#include "gcv-cuda.h"
+
+static void *stream;
+static int quick;
+static long n_cases, n_pixels;
+static uint32_t rng = 987654321u;
+static DibrScene *scene;
+
+static GcvPlane
+plane_of (void *data, int w, int h, size_t stride)
+{
+  GcvPlane p;
+  p.data = data;
+  p.width = w;
+  p.height = h;
+  p.stride = stride;
+  return p;
+}
+
+/* ---- views and outputs ------------------------------------------------------------------ */
+
+typedef struct {
+  GcvDibrView v;
+  uint8_t *rgba, *depth;
+} TView;
+
+static void
+tview_alloc (TView * t, int w, int h, int bits)
+{
+  size_t cs = (size_t) w * 4 + 12, ds = (size_t) w * (bits / 8) + 6;
+  t->rgba = (uint8_t *) gcv_test_malloc (cs * h);
+  t->depth = (uint8_t *) gcv_test_malloc (ds * h);
+  /* garbage in the padding */
+  for (size_t i = 0; i < cs * h; i++)
+    t->rgba[i] = (uint8_t) gcv_test_rand (&rng);
+  for (size_t i = 0; i < ds * h; i++)
+    t->depth[i] = (uint8_t) gcv_test_rand (&rng);
+  t->v.rgba = plane_of (t->rgba, w, h, cs);
+  t->v.depth = plane_of (t->depth, w, h, ds);
+  t->v.depth_bits = bits;
+  gcv_dibr_camera_simple (w, h, 100.0, 0.0, 0.0, &t->v.camera, NULL);
+}
+
+static void
+tview_free (TView * t)
+{
+  free (t->rgba);
+  free (t->depth);
+}
+
+static void
+set_depth (TView * t, int x, int y, unsigned v)
+{
+  uint8_t *row = t->depth + (size_t) y * t->v.depth.stride;
+  if (t->v.depth_bits == 16)
+    ((uint16_t *) row)[x] = (uint16_t) v;
+  else
+    row[x] = (uint8_t) v;
+}
+
+/* Colour of random 4x3 blocks with noise; depth of random 9x7 blocks (a
+ * quarter of them at vmax / 2: ties), unknown (0) at random with
+ * zero_unknown. */
+static void
+tview_random (TView * t, int seed, int zero_unknown)
+{
+  const int w = t->v.rgba.width, h = t->v.rgba.height;
+  const unsigned vmax = t->v.depth_bits == 16 ? 65535u : 255u;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t *p = t->rgba + (size_t) y * t->v.rgba.stride + 4 * (size_t) x;
+      uint32_t q = (uint32_t) ((x / 4) * 7919 + (y / 3) * 104729 + seed * 31) * 2654435761u;
+      uint32_t r = gcv_test_rand (&rng);
+      p[0] = (uint8_t) ((q >> 8) + (r & 7));
+      p[1] = (uint8_t) ((q >> 16) + ((r >> 3) & 7));
+      p[2] = (uint8_t) ((q >> 24) + ((r >> 6) & 7));
+      p[3] = (uint8_t) r;
+      q = (uint32_t) ((x / 9) * 7919 + (y / 7) * 104729 + seed * 17) * 2654435761u;
+      unsigned v = (q >> 8) % 4 == 0 ? vmax / 2 : (q >> 12) % (vmax + 1);
+      if (zero_unknown && gcv_test_rand (&rng) % 40 == 0)
+        v = 0;
+      set_depth (t, x, y, v);
+    }
+}
+
+static void
+camera_of (const DibrCamera * c, GcvDibrCamera * g)
+{
+  memcpy (g->K, c->K, sizeof (g->K));
+  memcpy (g->E, c->E, sizeof (g->E));
+}
+
+/* View of camera A of the standard scene: colour and depth (bits), with
+ * unknown 8x8 blocks when zero_unknown. */
+static void
+tview_scene (TView * t, int w, int h, int bits, int zero_unknown)
+{
+  DibrCamera ca;
+  DibrView va;
+  tview_alloc (t, w, h, bits);
+  dibr_std_camera_a (w, h, &ca);
+  dibr_render (scene, &ca, &va);
+  for (int y = 0; y < h; y++)
+    memcpy (t->rgba + (size_t) y * t->v.rgba.stride, va.rgba + (size_t) y * w * 4, (size_t) w * 4);
+  dibr_depth_plane (&va, scene->z_near, scene->z_far, bits, t->depth, t->v.depth.stride);
+  if (zero_unknown)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        if (((x / 8) * 13 + (y / 8) * 7) % 11 == 0)
+          set_depth (t, x, y, 0);
+  camera_of (&ca, &t->v.camera);
+  dibr_view_clear (&va);
+}
+
+typedef struct {
+  uint8_t *rgba, *holes;
+  float *depth;
+  GcvPlane pr, pd, ph;
+  int pinned;
+} TOut;
+
+static void
+tout_alloc (TOut * o, int W, int H, int pinned)
+{
+  size_t cs = (size_t) W * 4 + 8, ds = (size_t) W * 4 + 4, hs = (size_t) W + 3;
+  o->pinned = pinned;
+  if (pinned) {
+    GcvError err;
+    if (gcv_cuda_host_alloc ((void **) &o->rgba, cs * H, &err) != GCV_OK
+        || gcv_cuda_host_alloc ((void **) &o->depth, ds * H, &err) != GCV_OK
+        || gcv_cuda_host_alloc ((void **) &o->holes, hs * H, &err) != GCV_OK) {
+      fprintf (stderr, "pinned outputs: %s\n", err.message);
+      exit (1);
+    }
+  } else {
+    o->rgba = (uint8_t *) gcv_test_malloc (cs * H);
+    o->depth = (float *) gcv_test_malloc (ds * H);
+    o->holes = (uint8_t *) gcv_test_malloc (hs * H);
+  }
+  memset (o->rgba, 0x5a, cs * H);
+  memset (o->depth, 0x77, ds * H);
+  memset (o->holes, 0x11, hs * H);
+  o->pr = plane_of (o->rgba, W, H, cs);
+  o->pd = plane_of (o->depth, W, H, ds);
+  o->ph = plane_of (o->holes, W, H, hs);
+}
+
+static void
+tout_free (TOut * o)
+{
+  if (o->pinned) {
+    gcv_cuda_host_free (o->rgba);
+    gcv_cuda_host_free (o->depth);
+    gcv_cuda_host_free (o->holes);
+  } else {
+    free (o->rgba);
+    free (o->depth);
+    free (o->holes);
+  }
+}
+
+/* Rows of the three outputs that differ; the first differing pixel is
+ * reported. */
+static long
+tout_diff (const char *label, const TOut * a, const TOut * b, int W, int H)
+{
+  long bad = 0;
+  int reported = 0;
+  for (int y = 0; y < H; y++) {
+    const uint8_t *ra = a->rgba + y * a->pr.stride, *rb = b->rgba + y * b->pr.stride;
+    const float *da = (const float *) ((const uint8_t *) a->depth + y * a->pd.stride);
+    const float *db = (const float *) ((const uint8_t *) b->depth + y * b->pd.stride);
+    const uint8_t *ha = a->holes + y * a->ph.stride, *hb = b->holes + y * b->ph.stride;
+    if (memcmp (ra, rb, (size_t) W * 4) == 0 && memcmp (da, db, (size_t) W * 4) == 0 && memcmp (ha, hb, W) == 0)
+      continue;
+    bad++;
+    for (int x = 0; x < W && !reported; x++)
+      if (memcmp (ra + 4 * x, rb + 4 * x, 4) || memcmp (da + x, db + x, 4) || ha[x] != hb[x]) {
+        printf ("  %s: first difference at (%d, %d): CUDA %u %u %u %u z %.9g hole %u, CPU %u %u %u %u z %.9g "
+            "hole %u\n", label, x, y, ra[4 * x], ra[4 * x + 1], ra[4 * x + 2], ra[4 * x + 3], da[x], ha[x],
+            rb[4 * x], rb[4 * x + 1], rb[4 * x + 2], rb[4 * x + 3], db[x], hb[x]);
+        reported = 1;
+      }
+  }
+  return bad;
+}
+
+/* ---- CUDA against CPU --------------------------------------------------------------------- */
+
+static GcvDibrParams
+params (int median, int dcbf, double ss, double sc, double zn, double zf, int zu)
+{
+  GcvDibrParams p;
+  gcv_dibr_params_init (&p);
+  p.median_size = median;
+  p.dcbf_size = dcbf;
+  p.sigma_spatial = ss;
+  p.sigma_color = sc;
+  p.z_near = zn;
+  p.z_far = zf;
+  p.zero_is_unknown = zu;
+  return p;
+}
+
+/* Stage 1 of every view and the render, CUDA (context cu, views uploaded
+ * here) against the CPU. */
+static void
+compare_case (const char *label, GcvDibrCuda * cu, const GcvDibrParams * p, TView * views, int n,
+    const GcvDibrCamera * virt, int W, int H, int pinned)
+{
+  GcvError err = { GCV_OK, "" };
+  GcvDibrCpu *cpu = gcv_dibr_cpu_new (W, H, &err);
+  GcvDibrView vv[GCV_DIBR_MAX_VIEWS];
+  TOut oc, og;
+  long bad_clean = 0, bad;
+  int ok = cpu != NULL;
+
+  n_cases++;
+  for (int i = 0; i < n; i++)
+    vv[i] = views[i].v;
+  for (int i = 0; i < n && ok; i++)
+    ok = gcv_dibr_cuda_upload_view (cu, i, &vv[i], &err) == GCV_OK;
+  /* stage 1 alone */
+  for (int i = 0; i < n && ok; i++) {
+    const int w = vv[i].rgba.width, h = vv[i].rgba.height;
+    const size_t st = (size_t) w * 4 + 4;
+    float *a = (float *) gcv_test_malloc (st * h), *b = (float *) gcv_test_malloc (st * h);
+    GcvPlane pa = plane_of (a, w, h, st), pb = plane_of (b, w, h, st);
+    memset (a, 0x33, st * h);
+    ok = gcv_dibr_cuda_clean_depth (cu, p, i, &pa, &err) == GCV_OK && gcv_dibr_cuda_wait (cu, NULL, &err) == GCV_OK
+        && gcv_dibr_cpu_clean_depth (cpu, p, &vv[i], &pb, 0, NULL, &err) == GCV_OK;
+    for (int y = 0; y < h && ok; y++)
+      if (memcmp ((uint8_t *) a + st * y, (uint8_t *) b + st * y, (size_t) w * 4)) {
+        if (!bad_clean)
+          for (int x = 0; x < w; x++) {
+            float fa = ((float *) ((uint8_t *) a + st * y))[x], fb = ((float *) ((uint8_t *) b + st * y))[x];
+            if (memcmp (&fa, &fb, 4)) {
+              printf ("  %s: view %d cleaned depth differs first at (%d, %d): CUDA %.9g CPU %.9g\n", label, i, x, y,
+                  fa, fb);
+              break;
+            }
+          }
+        bad_clean++;
+      }
+    free (a);
+    free (b);
+  }
+  GCV_TEST_CHECK (ok, "%s: %s", label, err.message);
+  GCV_TEST_CHECK (bad_clean == 0, "%s: the cleaned depth differs in %ld rows", label, bad_clean);
+  if (ok) {
+    tout_alloc (&oc, W, H, 0);
+    tout_alloc (&og, W, H, pinned);
+    ok = gcv_dibr_cpu_render (cpu, p, vv, n, virt, &oc.pr, &oc.pd, &oc.ph, 0, NULL, &err) == GCV_OK;
+    /* the views again: stage 1 runs inside the render too */
+    for (int i = 0; i < n && ok; i++)
+      ok = gcv_dibr_cuda_upload_view (cu, i, &vv[i], &err) == GCV_OK;
+    ok = ok && gcv_dibr_cuda_render (cu, p, n, virt, &og.pr, &og.pd, &og.ph, &err) == GCV_OK
+        && gcv_dibr_cuda_wait (cu, NULL, &err) == GCV_OK;
+    GCV_TEST_CHECK (ok, "%s: render: %s", label, err.message);
+    if (ok) {
+      long holes = 0;
+      bad = tout_diff (label, &og, &oc, W, H);
+      GCV_TEST_CHECK (bad == 0, "%s: %dx%d, %d view(s): %ld rows differ from the CPU", label, W, H, n, bad);
+      for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+          holes += oc.holes[y * oc.ph.stride + x] != 0;
+      n_pixels += (long) W * H;
+      printf ("%-44s %4dx%-4d %d view(s) median %2d dcbf %2d: %s (%ld holes)\n", label, W, H, n, p->median_size,
+          p->dcbf_size, bad == 0 && bad_clean == 0 ? "equal" : "DIFFERENT", holes);
+    }
+    tout_free (&oc);
+    tout_free (&og);
+  }
+  gcv_dibr_cpu_free (cpu);
+}
+
+static void
+test_scene (void)
+{
+  const int W = quick ? 160 : 320, H = quick ? 120 : 240;
+  GcvError err = { GCV_OK, "" };
+  GcvDibrCuda *cu = gcv_dibr_cuda_new (0, W, H, stream, &err);
+  const double zn = scene->z_near, zf = scene->z_far;
+  char label[128];
+
+  GCV_TEST_CHECK (cu != NULL, "scene: new: %s", err.message);
+  if (!cu)
+    return;
+  for (int target = 0; target < 2; target++)
+    for (int bits = 8; bits <= 16; bits += 8) {
+      DibrCamera cb;
+      GcvDibrCamera virt;
+      TView t;
+      if (target == 0)
+        dibr_std_camera_b (W, H, &cb);
+      else
+        dibr_std_camera_c (W, H, &cb);
+      camera_of (&cb, &virt);
+      tview_scene (&t, W, H, bits, 0);
+      static const int med[] = { 1, 3, 7 }, dcbf[] = { 1, 5, 11, 31 };
+      static const double sig[][2] = { {3, 12}, {1.5, 4}, {8, 40}, {0.3, 900} };
+      for (int m = 0; m < 3; m++)
+        for (int d = 0; d < 4; d++) {
+          const int si = (m + d + target + bits / 8) % 4;
+          if (quick && (m + d) % 2)
+            continue;
+          GcvDibrParams p = params (med[m], dcbf[d], sig[si][0], sig[si][1], zn, zf, 0);
+          snprintf (label, sizeof (label), "scene A -> %s %2d-bit s %.1f/%.0f", target ? "C" : "B", bits,
+              sig[si][0], sig[si][1]);
+          compare_case (label, cu, &p, &t, 1, &virt, W, H, 0);
+        }
+      /* the defaults */
+      GcvDibrParams p = params (3, 11, 3, 12, zn, zf, 0);
+      snprintf (label, sizeof (label), "scene A -> %s %2d-bit defaults", target ? "C" : "B", bits);
+      compare_case (label, cu, &p, &t, 1, &virt, W, H, target);
+      tview_free (&t);
+      /* unknown blocks */
+      tview_scene (&t, W, H, bits, 1);
+      p.zero_is_unknown = 1;
+      snprintf (label, sizeof (label), "scene A -> %s %2d-bit zero-is-unknown", target ? "C" : "B", bits);
+      compare_case (label, cu, &p, &t, 1, &virt, W, H, 0);
+      p.median_size = 1;
+      p.dcbf_size = 5;
+      compare_case (label, cu, &p, &t, 1, &virt, W, H, 0);
+      tview_free (&t);
+    }
+  gcv_dibr_cuda_free (cu);
+}
+
+static void
+test_random (void)
+{
+  static const struct {
+    int W, H, n, bits, median, dcbf, zu;
+    double f, b, zc;
+  } cases[] = {
+    {1, 1, 1, 8, 3, 11, 0, 100.0, 0.1, 3.0},
+    {1, 1, 2, 16, 15, 31, 1, 100.0, 0.1, 3.0},
+    {3, 2, 1, 8, 1, 1, 1, 100.0, 0.1, 3.0},
+    {3, 2, 2, 16, 3, 5, 1, 50.0, -0.2, 0.0},
+    {64, 48, 1, 8, 1, 1, 1, 80.0, 0.3, 2.0},
+    {64, 48, 2, 8, 3, 11, 0, 80.0, 0.3, 2.0},
+    {64, 48, 2, 16, 15, 31, 1, 80.0, -0.3, 2.0},
+    {101, 77, 1, 16, 5, 7, 1, 150.0, -0.5, 4.0},
+    {101, 77, 2, 8, 9, 3, 0, 150.0, 0.5, 0.0},
+    {641, 479, 1, 8, 3, 11, 1, 600.0, 0.2, 3.0},
+    {641, 479, 2, 16, 1, 1, 0, 600.0, 0.2, 0.0},
+    {641, 479, 2, 16, 7, 31, 1, 600.0, -0.4, 3.0},
+  };
+  char label[128];
+  for (size_t ci = 0; ci < sizeof (cases) / sizeof (cases[0]); ci++) {
+    const int W = cases[ci].W, H = cases[ci].H, n = cases[ci].n;
+    if (quick && W > 600)
+      continue;
+    GcvError err = { GCV_OK, "" };
+    GcvDibrCuda *cu = gcv_dibr_cuda_new (0, W, H, stream, &err);
+    GCV_TEST_CHECK (cu != NULL, "random: new: %s", err.message);
+    if (!cu)
+      continue;
+    TView views[2];
+    for (int i = 0; i < n; i++) {
+      /* the second view: another size, moved to the left */
+      const int w = i ? W + 5 : W, h = i ? (H > 3 ? H - 3 : H + 1) : H;
+      tview_alloc (&views[i], w, h, cases[ci].bits);
+      tview_random (&views[i], (int) ci * 3 + i, cases[ci].zu);
+      gcv_dibr_camera_simple (w, h, cases[ci].f, 0.0, 0.0, &views[i].v.camera, NULL);
+      if (i == 1)
+        views[i].v.camera.E[3] = 0.1;
+    }
+    GcvDibrCamera virt;
+    gcv_dibr_camera_simple (W, H, cases[ci].f, cases[ci].b, cases[ci].zc, NULL, &virt);
+    GcvDibrParams p = params (cases[ci].median, cases[ci].dcbf, 2.0 + ci % 3, 10.0 + 7 * (ci % 4), 1.0, 8.0,
+        cases[ci].zu);
+    snprintf (label, sizeof (label), "random %2d-bit%s", cases[ci].bits, cases[ci].zu ? " zero-is-unknown" : "");
+    compare_case (label, cu, &p, views, n, &virt, W, H, (int) (ci % 2));
+    for (int i = 0; i < n; i++)
+      tview_free (&views[i]);
+    gcv_dibr_cuda_free (cu);
+  }
+}
+
+/* Both eyes of a 1920x1080 stereo pair queued before one wait. */
+static void
+test_stereo (void)
+{
+  const int W = quick ? 480 : 1920, H = quick ? 270 : 1080;
+  GcvError err = { GCV_OK, "" };
+  GcvDibrCuda *cu = gcv_dibr_cuda_new (0, W, H, stream, &err);
+  GcvDibrCpu *cpu = gcv_dibr_cpu_new (W, H, &err);
+  GcvDibrParams p = params (3, 11, 3, 12, scene->z_near, scene->z_far, 0);
+  const double f = dibr_std_focal (W);
+  GcvDibrCamera left, right;
+  TView t;
+  TOut g[2], c[2];
+  int ok = cu && cpu;
+
+  n_cases++;
+  tview_scene (&t, W, H, 16, 0);
+  gcv_dibr_camera_simple (W, H, f, -0.03, 3.0, NULL, &left);
+  gcv_dibr_camera_simple (W, H, f, 0.03, 3.0, NULL, &right);
+  for (int e = 0; e < 2; e++) {
+    tout_alloc (&g[e], W, H, 0);
+    tout_alloc (&c[e], W, H, 0);
+  }
+  ok = ok && gcv_dibr_cuda_upload_view (cu, 0, &t.v, &err) == GCV_OK
+      && gcv_dibr_cuda_render (cu, &p, 1, &left, &g[0].pr, &g[0].pd, &g[0].ph, &err) == GCV_OK
+      && gcv_dibr_cuda_render (cu, &p, 1, &right, &g[1].pr, &g[1].pd, &g[1].ph, &err) == GCV_OK
+      && gcv_dibr_cuda_wait (cu, NULL, &err) == GCV_OK
+      && gcv_dibr_cpu_render (cpu, &p, &t.v, 1, &left, &c[0].pr, &c[0].pd, &c[0].ph, 0, NULL, &err) == GCV_OK
+      && gcv_dibr_cpu_render (cpu, &p, &t.v, 1, &right, &c[1].pr, &c[1].pd, &c[1].ph, 0, NULL, &err) == GCV_OK;
+  GCV_TEST_CHECK (ok, "stereo: %s", err.message);
+  if (ok) {
+    long b0 = tout_diff ("stereo left", &g[0], &c[0], W, H), b1 = tout_diff ("stereo right", &g[1], &c[1], W, H);
+    GCV_TEST_CHECK (b0 == 0 && b1 == 0, "stereo %dx%d: %ld / %ld rows differ from the CPU (left / right)", W, H, b0,
+        b1);
+    n_pixels += 2L * W * H;
+    printf ("stereo pair %dx%d, both eyes before one wait: %s\n", W, H, b0 == 0 && b1 == 0 ? "equal" : "DIFFERENT");
+  }
+  for (int e = 0; e < 2; e++) {
+    tout_free (&g[e]);
+    tout_free (&c[e]);
+  }
+  tview_free (&t);
+  gcv_dibr_cuda_free (cu);
+  gcv_dibr_cpu_free (cpu);
+}
+
+static void
+test_errors (void)
+{
+  const int W = 97, H = 61;
+  GcvError err = { GCV_OK, "" };
+  GcvDibrParams p = params (3, 11, 3, 12, 1.0, 8.0, 0), bad;
+  GcvDibrCamera virt;
+  TView t, big;
+  TOut o, small;
+  GcvStatus s;
+  GcvDibrCuda *cu;
+
+  n_cases++;
+  GCV_TEST_CHECK (gcv_dibr_cuda_new (0, 0, 10, NULL, &err) == NULL && err.status == GCV_ERROR_INVALID,
+      "new with width 0 did not fail with INVALID");
+  GCV_TEST_CHECK (gcv_dibr_cuda_new (0, 10, 40000, NULL, &err) == NULL && err.status == GCV_ERROR_INVALID,
+      "new with height 40000 did not fail with INVALID");
+  memset (&err, 0, sizeof (err));
+  GCV_TEST_CHECK (gcv_dibr_cuda_new (1000, 10, 10, NULL, &err) == NULL && err.status != GCV_OK && err.message[0],
+      "new on device 1000 did not fail");
+  cu = gcv_dibr_cuda_new (0, W, H, stream, &err);
+  GCV_TEST_CHECK (cu != NULL, "errors: new: %s", err.message);
+  if (!cu)
+    return;
+  tview_alloc (&t, W, H, 8);
+  tview_random (&t, 5, 0);
+  gcv_dibr_camera_simple (W, H, 100.0, 0.2, 3.0, NULL, &virt);
+  tout_alloc (&o, W, H, 0);
+  tout_alloc (&small, W - 1, H, 0);
+
+  s = gcv_dibr_cuda_render (cu, &p, 1, &virt, &o.pr, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "render without views: %d", s);
+  s = gcv_dibr_cuda_clean_depth (cu, &p, 0, &o.pd, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "clean_depth without views: %d", s);
+  s = gcv_dibr_cuda_wait (cu, NULL, &err);
+  GCV_TEST_CHECK (s == GCV_OK, "wait with nothing queued: %s", err.message);
+  s = gcv_dibr_cuda_upload_view (cu, GCV_DIBR_MAX_VIEWS, &t.v, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload of view %d: %d", GCV_DIBR_MAX_VIEWS, s);
+  s = gcv_dibr_cuda_upload_view (cu, -1, &t.v, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload of view -1: %d", s);
+  s = gcv_dibr_cuda_upload_view (cu, 0, NULL, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload of NULL: %d", s);
+  {
+    GcvDibrView v = t.v;
+    v.depth.width = W - 1;
+    s = gcv_dibr_cuda_upload_view (cu, 0, &v, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload of a view with depth smaller than colour: %d", s);
+    v = t.v;
+    v.depth_bits = 12;
+    s = gcv_dibr_cuda_upload_view (cu, 0, &v, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload of 12-bit depth: %d", s);
+    v = t.v;
+    v.rgba.stride = (size_t) W * 4 - 1;
+    s = gcv_dibr_cuda_upload_view (cu, 0, &v, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload with a short stride: %d", s);
+  }
+  s = gcv_dibr_cuda_upload_view (cu, 0, &t.v, &err);
+  GCV_TEST_CHECK (s == GCV_OK, "upload: %s", err.message);
+  s = gcv_dibr_cuda_render (cu, &p, 2, &virt, &o.pr, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render of 2 views with 1 uploaded: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 0, &virt, &o.pr, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render of 0 views: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 17, &virt, &o.pr, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render of 17 views: %d", s);
+  s = gcv_dibr_cuda_clean_depth (cu, &p, 16, &o.pd, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "clean_depth of view 16: %d", s);
+  s = gcv_dibr_cuda_clean_depth (cu, &p, 0, &small.pd, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "clean_depth into a smaller plane: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 1, &virt, &small.pr, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render into a smaller colour plane: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 1, &virt, &o.pr, &small.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render into a smaller depth plane: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 1, &virt, &o.pr, &o.pd, &small.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render into a smaller holes plane: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 1, &virt, NULL, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render without colour output: %d", s);
+  s = gcv_dibr_cuda_render (cu, &p, 1, NULL, &o.pr, &o.pd, &o.ph, &err);
+  GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render without camera: %d", s);
+  {
+    GcvDibrCamera sing = virt;
+    sing.K[8] = 2.0;
+    s = gcv_dibr_cuda_render (cu, &p, 1, &sing, &o.pr, &o.pd, &o.ph, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render with a bad camera: %d", s);
+  }
+  {
+    struct { const char *name; GcvDibrParams p; } bads[8];
+    int nb = 0;
+    bad = p; bad.median_size = 4; bads[nb].name = "median 4"; bads[nb++].p = bad;
+    bad = p; bad.median_size = 17; bads[nb].name = "median 17"; bads[nb++].p = bad;
+    bad = p; bad.dcbf_size = 33; bads[nb].name = "dcbf 33"; bads[nb++].p = bad;
+    bad = p; bad.dcbf_size = 0; bads[nb].name = "dcbf 0"; bads[nb++].p = bad;
+    bad = p; bad.sigma_spatial = 0; bads[nb].name = "sigma-spatial 0"; bads[nb++].p = bad;
+    bad = p; bad.sigma_color = NAN; bads[nb].name = "sigma-color NaN"; bads[nb++].p = bad;
+    bad = p; bad.z_far = bad.z_near; bads[nb].name = "z-far = z-near"; bads[nb++].p = bad;
+    bad = p; bad.focal_length = 0; bads[nb].name = "focal 0"; bads[nb++].p = bad;
+    for (int i = 0; i < nb; i++) {
+      memset (&err, 0, sizeof (err));
+      s = gcv_dibr_cuda_render (cu, &bads[i].p, 1, &virt, &o.pr, &o.pd, &o.ph, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "render with %s: %d", bads[i].name, s);
+      s = gcv_dibr_cuda_clean_depth (cu, &bads[i].p, 0, &o.pd, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "clean_depth with %s: %d", bads[i].name, s);
+    }
+    GCV_TEST_CHECK (gcv_dibr_cuda_render (cu, NULL, 1, &virt, &o.pr, &o.pd, &o.ph, &err) == GCV_ERROR_INVALID,
+        "render without params");
+  }
+  /* the context still works */
+  compare_case ("after the bad calls", cu, &p, &t, 1, &virt, W, H, 0);
+
+  /* out of device memory: a larger view cannot be allocated */
+  tview_alloc (&big, 1500, 1000, 16);
+  tview_random (&big, 9, 1);
+  {
+    GcvTestDeviceHog hog;
+    gcv_test_fill_device (&hog);
+    memset (&err, 0, sizeof (err));
+    s = gcv_dibr_cuda_upload_view (cu, 1, &big.v, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_NO_MEMORY && err.message[0], "upload on a full device: %d (%s)", s, err.message);
+    printf ("full device (%.1f GiB taken): %s\n", hog.bytes / 1073741824.0, err.message);
+    gcv_test_release_device (&hog);
+    s = gcv_dibr_cuda_render (cu, &p, 2, &virt, &o.pr, &o.pd, &o.ph, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "render of a view whose upload failed: %d", s);
+  }
+  compare_case ("after the full device", cu, &p, &t, 1, &virt, W, H, 0);
+  tview_free (&big);
+  tview_free (&t);
+  tout_free (&o);
+  tout_free (&small);
+  gcv_dibr_cuda_free (cu);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median stage times of N renders (after 3), the view uploaded before each
+ * (so stage 1 runs every time). */
+static void
+time_case (int W, int H, const char *label)
+{
+  enum { N = 15, WARM = 3 };
+  GcvError err = { GCV_OK, "" };
+  GcvDibrCuda *cu = gcv_dibr_cuda_new (0, W, H, stream, &err);
+  GcvDibrParams p = params (3, 11, 3, 12, scene->z_near, scene->z_far, 0);
+  GcvDibrCamera virt;
+  DibrCamera cb;
+  TView t;
+  TOut o;
+  double tc[N], tw[N], tf[N], tt[N], host[N];
+  int ok = cu != NULL;
+
+  n_cases++;
+  tview_scene (&t, W, H, 8, 0);
+  dibr_std_camera_b (W, H, &cb);
+  camera_of (&cb, &virt);
+  tout_alloc (&o, W, H, 0);
+  for (int k = 0; k < N + WARM && ok; k++) {
+    GcvDibrTimes tm;
+    double t0 = gcv_test_now_s ();
+    ok = gcv_dibr_cuda_upload_view (cu, 0, &t.v, &err) == GCV_OK
+        && gcv_dibr_cuda_render (cu, &p, 1, &virt, &o.pr, &o.pd, &o.ph, &err) == GCV_OK
+        && gcv_dibr_cuda_wait (cu, &tm, &err) == GCV_OK;
+    double t1 = gcv_test_now_s ();
+    if (ok && k >= WARM) {
+      tc[k - WARM] = tm.clean_ms;
+      tw[k - WARM] = tm.warp_ms;
+      tf[k - WARM] = tm.fill_ms;
+      tt[k - WARM] = tm.clean_ms + tm.warp_ms + tm.fill_ms;
+      host[k - WARM] = (t1 - t0) * 1e3;
+    }
+  }
+  GCV_TEST_CHECK (ok, "timing %s: %s", label, err.message);
+  if (ok) {
+    qsort (tc, N, sizeof (double), cmp_double);
+    qsort (tw, N, sizeof (double), cmp_double);
+    qsort (tf, N, sizeof (double), cmp_double);
+    qsort (tt, N, sizeof (double), cmp_double);
+    qsort (host, N, sizeof (double), cmp_double);
+    printf ("timing %s: %dx%d median 3, dcbf 11x11: median of %d renders: clean %.3f ms, warp %.3f ms, fill %.3f "
+        "ms, total %.3f ms (min %.3f, max %.3f); upload + render + wait on the host %.3f ms\n", label, W, H, N,
+        tc[N / 2], tw[N / 2], tf[N / 2], tt[N / 2], tt[0], tt[N - 1], host[N / 2]);
+  }
+  tout_free (&o);
+  tview_free (&t);
+  gcv_dibr_cuda_free (cu);
+}
+
+int
+main (void)
+{
+  double t0 = gcv_test_now_s ();
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  stream = gcv_test_cuda_setup ();
+  quick = gcv_test_env_flag ("GCV_TEST_QUICK");
+  if (dibr_scene_standard (&scene) != 0) {
+    fprintf (stderr, "the standard scene could not be made\n");
+    return 1;
+  }
+  printf ("scene loaded%s\n", quick ? " (quick)" : "");
+  test_errors ();
+  printf ("errors done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
+  test_random ();
+  printf ("random done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
+  test_scene ();
+  printf ("scene done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
+  test_stereo ();
+  if (!quick) {
+    time_case (800, 600, "paper Table 5 case");
+    time_case (1920, 1080, "1080p");
+  }
+  printf ("%ld cases, %ld output pixels compared\n", n_cases, n_pixels);
+  dibr_scene_free (scene);
+  gcv_cuda_stream_free (stream);
+  return gcv_test_summary (t0);
+}
+
+#else /* no CUDA in this build: skip (77), or fail with GST_CUDA_VIDEO_REQUIRE_GPU=1 */
+
+GCV_TEST_MAIN_WITHOUT_CUDA ()
+
+#endif
