@@ -2300,24 +2300,10 @@ print_elements (void)
 static gboolean
 device_peak (double *int32_ops, double *fp32_ops, char *what, size_t len)
 {
-  const char *name = host.cuda.name, *s;
-  int sms = 0;
-  double ghz = 0;
+  int sms;
+  double ghz;
 
-  if (!host.cuda.available)
-    return FALSE;
-  s = strstr (name, " SMs");
-  if (s != NULL) {
-    const char *b = s;
-    while (b > name && g_ascii_isdigit (b[-1]))
-      b--;
-    sms = atoi (b);
-  }
-  if (strstr (name, "H100") != NULL)
-    ghz = strstr (name, "PCIe") != NULL ? 1.755 : 1.98;
-  else if (strstr (name, "H200") != NULL)
-    ghz = 1.98;
-  if (sms <= 0 || ghz <= 0 || strstr (name, "sm_90") == NULL)
+  if (!gcvb_device_clock (&host, &sms, &ghz))
     return FALSE;
   *int32_ops = sms * ghz * 1e9 * 248;
   *fp32_ops = sms * ghz * 1e9 * 64;

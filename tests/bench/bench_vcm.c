@@ -793,24 +793,10 @@ static Limit limits[N_CASES];
 static double
 device_int_peak (char *what, size_t len)
 {
-  const char *name = host.cuda.name, *s;
-  int sms = 0;
-  double ghz = 0;
+  int sms;
+  double ghz;
 
-  if (!host.cuda.available)
-    return 0;
-  s = strstr (name, " SMs");
-  if (s != NULL) {
-    const char *b = s;
-    while (b > name && g_ascii_isdigit (b[-1]))
-      b--;
-    sms = atoi (b);
-  }
-  if (strstr (name, "H100") != NULL)
-    ghz = strstr (name, "PCIe") != NULL ? 1.755 : 1.98;
-  else if (strstr (name, "H200") != NULL)
-    ghz = 1.98;
-  if (sms <= 0 || ghz <= 0 || strstr (name, "sm_90") == NULL)
+  if (!gcvb_device_clock (&host, &sms, &ghz))
     return 0;
   g_snprintf (what, len, "%d SMs x %.3f GHz (datasheet boost) x 64 INT32 lanes = %.1f T int ops/s", sms, ghz,
       sms * ghz * 64e9 / 1e12);

@@ -373,6 +373,34 @@ gcvb_print_host_footer (const GcvbHost * h, gboolean peak_source)
 }
 
 gboolean
+gcvb_device_clock (const GcvbHost * h, int *sms, double *ghz)
+{
+  const char *name = h->cuda.name, *s;
+
+  *sms = 0;
+  *ghz = 0;
+  if (!h->cuda.available)
+    return FALSE;
+  s = strstr (name, " SMs");
+  if (s != NULL) {
+    const char *b = s;
+    while (b > name && g_ascii_isdigit (b[-1]))
+      b--;
+    *sms = atoi (b);
+  }
+  if (strstr (name, "H100") != NULL)
+    *ghz = strstr (name, "PCIe") != NULL ? 1.755 : 1.98;
+  else if (strstr (name, "H200") != NULL)
+    *ghz = 1.98;
+  if (*sms <= 0 || *ghz <= 0 || strstr (name, "sm_90") == NULL) {
+    *sms = 0;
+    *ghz = 0;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
 gcvb_have_factory (const char *name)
 {
   GstElementFactory *f = gst_element_factory_find (name);

@@ -137,6 +137,12 @@ void gcvb_print_host_footer (const GcvbHost * h, gboolean peak_source);
 
 gboolean gcvb_have_factory (const char *name);
 
+/* The SMs and the datasheet boost clock (GHz) of the GPUs whose figures
+ * the physical-limit tables assume (sm_90: H100 SXM / PCIe, H200), parsed
+ * from h->cuda.name; FALSE (and 0, 0) for any other or without a GPU.  A
+ * peak is then sms x ghz x 1e9 x (operations an SM does a clock). */
+gboolean gcvb_device_clock (const GcvbHost * h, int *sms, double *ghz);
+
 /* ------------------------------------------------------------------------ */
 /* input frames */
 
