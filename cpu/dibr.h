@@ -346,6 +346,55 @@ typedef struct {
   GcvDibrCamera camera;
 } GcvDibrView;
 
+/* ---- Camera file (cpu/dibr_camera_file.c) -------------------------------
+ * The full mode's cameras (the elements' camera-file property): a JSON
+ * file with the source and the virtual camera, in the conventions above.
+ *
+ *   {
+ *     "source": {
+ *       "intrinsics": [1000, 0, 639.5,  0, 1000, 359.5,  0, 0, 1]
+ *     },
+ *     "virtual": {
+ *       "intrinsics": { "fx": 1000, "fy": 1000, "cx": 639.5, "cy": 359.5 },
+ *       "extrinsics": [ 0.9962, 0, -0.0872, -0.06,
+ *                       0,      1,  0,       0,
+ *                       0.0872, 0,  0.9962,  0,
+ *                       0,      0,  0,       1 ]
+ *     }
+ *   }
+ *
+ *  - The top level holds exactly "source" and "virtual"; a camera holds
+ *    "intrinsics" and, optionally, "extrinsics" (absent: identity, the
+ *    camera at the world origin looking along +Z).
+ *  - "intrinsics": K as 9 numbers, row-major, [fx, s, cx, 0, fy, cy, 0, 0,
+ *    1] (K[3] must be 0 and the last row 0 0 1), or an object with "fx",
+ *    "fy", "cx", "cy" and optionally "skew" (s, default 0).  fx, fy > 0.
+ *  - "extrinsics": E as 16 numbers, row-major, world -> camera (so a
+ *    camera centred at world point C with rotation R has the last column
+ *    -R C); the last row must be 0 0 0 1 and the 3x3 part invertible
+ *    (|det| > 1e-12, finite; it need not be a rotation).
+ *  - Strict JSON (RFC 8259; a leading UTF-8 byte-order mark is skipped):
+ *    no comments, no trailing commas, no NaN / Infinity, every number
+ *    finite as a double; nesting at most GCV_DIBR_CAMERA_FILE_MAX_DEPTH
+ *    deep and at most GCV_DIBR_CAMERA_FILE_MAX_VALUES values.  Unknown and
+ *    duplicate keys are errors (a typo must not pass silently).
+ * A bad file gives GCV_ERROR_INVALID and a message "<name>:<line>:<column>:
+ * <what was expected> in <where>", e.g. "camera.json:3:17: expected a
+ * number in source.intrinsics[4], got a string" (lines and columns from 1,
+ * columns in characters). */
+#define GCV_DIBR_CAMERA_FILE_MAX_DEPTH 16
+#define GCV_DIBR_CAMERA_FILE_MAX_VALUES 10000
+#define GCV_DIBR_CAMERA_FILE_MAX_BYTES (1 << 20)   /* _load() reads at most 1 MiB */
+
+/* Parses len bytes of text (no terminating NUL needed); name_for_messages
+ * (NULL: "camera file") starts the error messages.  source and virt (either
+ * may be NULL) are written only on success. */
+GcvStatus gcv_dibr_camera_file_parse (const char *text, size_t len, const char *name_for_messages,
+    GcvDibrCamera * source, GcvDibrCamera * virt, GcvError * err);
+/* Reads the file at path and parses it (messages start with the path). */
+GcvStatus gcv_dibr_camera_file_load (const char *path, GcvDibrCamera * source, GcvDibrCamera * virt,
+    GcvError * err);
+
 /* ---- CPU backend (cpu/dibr_cpu.c) ---------------------------------------
  * The context holds the working memory for a W x H virtual view (the
  * z-buffers) and grows its per-view scratch with the views' sizes. */
