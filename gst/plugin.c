@@ -18,6 +18,7 @@
 #include "gstcudaseamcarve.h"
 #include "gstcudamotionest.h"
 #include "gstcudavcm.h"
+#include "gstcudadibr.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -31,6 +32,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudaseamcarve, plugin);
   ret |= GST_ELEMENT_REGISTER (cudamotionest, plugin);
   ret |= GST_ELEMENT_REGISTER (cudavcm, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudadibr, plugin);
   return ret;
 }
 

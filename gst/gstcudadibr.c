@@ -1,0 +1,1165 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cuda-video developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+/**
+ * SECTION:element-cudadibr
+ * @title: cudadibr / cpudibr
+ * @short_description: depth-image-based rendering of virtual and stereo views from 2D-plus-depth video, on the GPU (CUDA) and on the CPU
+ *
+ * Synthesizes the view of a virtual camera from one colour + depth view
+ * (2D-plus-depth video), after the "Synthesis example: depth image-based
+ * rendering" of Park et al. ("Design and performance evaluation of image
+ * processing algorithms on GPUs"): the depth is cleaned up by a median
+ * filter (median-size) and the depth-colour bilateral filter DCBF
+ * (dcbf-size, sigma-spatial, sigma-color), which fills unknown depth and
+ * aligns depth edges with colour edges; colour and depth are warped to the
+ * virtual camera with a z-buffer (the nearest point wins, ties resolved
+ * deterministically), 1-pixel cracks are closed, and the disocclusion
+ * holes are filled from their background side, so that every output pixel
+ * has a colour.  cudadibr and cpudibr give identical frames.
+ *
+ * Input (layout): side-by-side (colour in the left half, depth in the
+ * right half: a 2W x H frame gives W x H views), top-bottom (colour above,
+ * depth below: W x 2H) or alpha (RGBA / BGRA with the depth in the alpha
+ * channel).  Colour formats RGBA, BGRA, RGBx, BGRx and, with side-by-side
+ * or top-bottom, I420 (the depth half's luma is the depth; the colour half
+ * is converted from BT.601 limited range).  In the RGB formats the depth
+ * half's red component is the depth (grey depth maps have R = G = B).  The
+ * depth is 8-bit: 255 is the nearest, at z-near, 0 the farthest, at z-far,
+ * 1/Z linear in between (1/Z = v/255 (1/z-near - 1/z-far) + 1/z-far); with
+ * zero-is-unknown=true the value 0 means "no depth here" and is filled by
+ * the clean-up.  16-bit depth (GRAY16 planes) is supported by the
+ * libraries but not by this element's packed layouts.
+ *
+ * Cameras.  Simple mode: the source camera has focal-length pixels
+ * (0 = the colour width, about 53 degrees horizontally) and its principal
+ * point in the centre; the virtual camera is moved by baseline (z units)
+ * to the right, and its image shifted so that points at the convergence
+ * depth stay in place (convergence 0 = parallel cameras): a point at depth
+ * Z moves by -focal-length * baseline * (1/Z - 1/convergence) pixels.  Full
+ * mode: camera-file names a JSON file with the intrinsics and 4x4
+ * world-to-camera extrinsics of the source and the virtual camera (the
+ * virtual camera may be anywhere); it overrides the simple-mode properties
+ * (and symmetric) when set.  A file that cannot be read or parsed stops
+ * the element with an error naming the file, line and column.
+ *
+ * Output: virtual (the virtual view, W x H), stereo-side-by-side (2W x H)
+ * or stereo-top-bottom (W x 2H) with the left view first, or anaglyph
+ * (W x H, red from the left view, green and blue from the right).  The
+ * left view is the source and the right the virtual view; with
+ * symmetric=true (simple mode) both are synthesized, at -baseline/2 and
+ * +baseline/2 (output=virtual then shows the right one).  The source
+ * caps carry multiview-mode (mono, side-by-side or top-bottom, and
+ * multiview-flags none), so GStreamer's 3-D elements (glviewconvert,
+ * gl3dvideomixer ...) understand the stereo outputs.  The output format
+ * is the input's, except that I420 input gives RGBA output (the
+ * synthesized pixels are RGB; converting back would lose colour twice).
+ * Alpha (RGBA / BGRA) is 255 in the output.  debug-output=depth shows
+ * each synthesized view's depth in the input's depth coding as grey
+ * (near = white); debug-output=holes paints the disocclusion holes
+ * (pixels no source point reached) white over each view.  With a debug
+ * output the source eye of a stereo output is also rendered (through the
+ * source camera itself), so that its depth shows too.
+ *
+ * Every property may change while playing: layout and output renegotiate
+ * the caps, camera-file is read again at the next frame, the others apply
+ * to the next frame.  median-size and dcbf-size must be odd (other values
+ * are refused with a warning); z-near must be smaller than z-far and
+ * convergence 0 or at least z-near / 1000, checked when the element
+ * starts and at every frame (a LIBRARY SETTINGS error).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=rgbd.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! imagefreeze num-buffers=1 ! cudadibr layout=side-by-side z-near=1 z-far=10 baseline=0.1 convergence=3 ! videoconvert ! pngenc ! filesink location=virtual.png
+ * ]| Synthesizes the view of a camera 0.1 units to the right from a colour | depth side-by-side picture.
+ * |[
+ * gst-launch-1.0 filesrc location=2dz.mp4 ! decodebin ! videoconvert ! video/x-raw,format=I420 ! cudadibr layout=top-bottom output=anaglyph symmetric=true ! videoconvert ! autovideosink
+ * ]| Red-cyan anaglyph of a top-bottom 2D-plus-depth video.
+ * |[
+ * gst-launch-1.0 filesrc location=2dz.mp4 ! decodebin ! videoconvert ! video/x-raw,format=RGBA ! cudadibr output=stereo-side-by-side ! glupload ! glviewconvert output-mode-override=left ! glimagesink
+ * ]| Full stereo pairs, for GStreamer's 3-D elements.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudadibr.h"
+
+#include <math.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_dibr_debug);
+#define GST_CAT_DEFAULT gst_cuda_video_dibr_debug
+
+enum
+{
+  PROP_0,
+  PROP_LAYOUT,
+  PROP_Z_NEAR,
+  PROP_Z_FAR,
+  PROP_ZERO_IS_UNKNOWN,
+  PROP_FOCAL_LENGTH,
+  PROP_BASELINE,
+  PROP_CONVERGENCE,
+  PROP_CAMERA_FILE,
+  PROP_MEDIAN_SIZE,
+  PROP_DCBF_SIZE,
+  PROP_SIGMA_SPATIAL,
+  PROP_SIGMA_COLOR,
+  PROP_OUTPUT,
+  PROP_SYMMETRIC,
+  PROP_DEBUG_OUTPUT,
+};
+
+/* the numeric defaults are gcv_dibr_params_init()'s, except focal-length
+ * (0 = the colour width) */
+#define DEFAULT_PROP_LAYOUT GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE
+#define DEFAULT_PROP_Z_NEAR 1.0
+#define DEFAULT_PROP_Z_FAR 10.0
+#define DEFAULT_PROP_ZERO_IS_UNKNOWN FALSE
+#define DEFAULT_PROP_FOCAL_LENGTH 0.0
+#define DEFAULT_PROP_BASELINE 0.06
+#define DEFAULT_PROP_CONVERGENCE 3.0
+#define DEFAULT_PROP_CAMERA_FILE NULL
+#define DEFAULT_PROP_MEDIAN_SIZE 3
+#define DEFAULT_PROP_DCBF_SIZE 11
+#define DEFAULT_PROP_SIGMA_SPATIAL 3.0
+#define DEFAULT_PROP_SIGMA_COLOR 12.0
+#define DEFAULT_PROP_OUTPUT GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL
+#define DEFAULT_PROP_SYMMETRIC FALSE
+#define DEFAULT_PROP_DEBUG_OUTPUT GST_CUDA_VIDEO_DIBR_DEBUG_NONE
+
+#define MAX_DIM 32767
+
+#define SINK_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx, I420 }, " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+#define SRC_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx }, " \
+  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SINK_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (SRC_CAPS));
+
+GType
+gst_cuda_video_dibr_layout_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE, "Colour in the left half, depth in the right half",
+        "side-by-side"},
+    {GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM, "Colour in the top half, depth in the bottom half",
+        "top-bottom"},
+    {GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA, "RGBA / BGRA with the depth in the alpha channel", "alpha"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoDibrLayout", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_video_dibr_output_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL, "The virtual view (W x H)", "virtual"},
+    {GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE, "Left and right views side by side (2W x H, "
+          "multiview-mode=side-by-side)", "stereo-side-by-side"},
+    {GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM, "Left view above the right view (W x 2H, "
+          "multiview-mode=top-bottom)", "stereo-top-bottom"},
+    {GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH, "Red-cyan anaglyph: red from the left view, green and "
+          "blue from the right (W x H)", "anaglyph"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoDibrOutput", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_video_dibr_debug_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_DIBR_DEBUG_NONE, "The synthesized colour", "none"},
+    {GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH, "Each view's depth as grey in the input's depth coding "
+          "(near = white)", "depth"},
+    {GST_CUDA_VIDEO_DIBR_DEBUG_HOLES, "The disocclusion holes painted white over each view", "holes"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoDibrDebug", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_cuda_video_dibr_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE (GstCudaVideoDibr, gst_cuda_video_dibr, GST_TYPE_CUDA_VIDEO_FILTER);
+
+static gboolean
+register_dibr (GstPlugin * plugin)
+{
+  return gst_cuda_video_filter_register_pair (plugin, GST_TYPE_CUDA_VIDEO_DIBR,
+      "dibr", "Depth-image-based renderer", "Filter/Effect/Video",
+      "Synthesizes virtual, stereo or anaglyph views from 2D-plus-depth video: depth clean-up "
+      "(median, depth-colour bilateral filter), z-buffered forward warp, hole filling");
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (cudadibr, register_dibr);
+
+static void gst_cuda_video_dibr_finalize (GObject * object);
+static void gst_cuda_video_dibr_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_video_dibr_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_video_dibr_start (GstBaseTransform * trans);
+static GstCaps *gst_cuda_video_dibr_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cuda_video_dibr_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+static gboolean gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
+    GError ** error);
+static void gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_dibr_process (GstCudaVideoFilter * filter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
+static void
+gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_dibr_debug, "cudadibr", 0,
+      "Depth-image-based renderer");
+
+  gobject_class->finalize = gst_cuda_video_dibr_finalize;
+  gobject_class->set_property = gst_cuda_video_dibr_set_property;
+  gobject_class->get_property = gst_cuda_video_dibr_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_LAYOUT,
+      g_param_spec_enum ("layout", "Layout",
+          "Where the depth is in the input frame: the right half, the bottom half, or the alpha "
+          "channel (8-bit depth, 255 = nearest)",
+          GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, DEFAULT_PROP_LAYOUT, rw));
+  g_object_class_install_property (gobject_class, PROP_Z_NEAR,
+      g_param_spec_double ("z-near", "Z near",
+          "Metric depth of the depth value 255 (the nearest); must be smaller than z-far",
+          1e-9, 1e9, DEFAULT_PROP_Z_NEAR, rw));
+  g_object_class_install_property (gobject_class, PROP_Z_FAR,
+      g_param_spec_double ("z-far", "Z far",
+          "Metric depth of the depth value 0 (the farthest); 1/Z is linear in the value between",
+          1e-9, 1e9, DEFAULT_PROP_Z_FAR, rw));
+  g_object_class_install_property (gobject_class, PROP_ZERO_IS_UNKNOWN,
+      g_param_spec_boolean ("zero-is-unknown", "Zero is unknown",
+          "The depth value 0 means no depth (filled from the neighbours by the clean-up) "
+          "instead of z-far", DEFAULT_PROP_ZERO_IS_UNKNOWN, rw));
+  g_object_class_install_property (gobject_class, PROP_FOCAL_LENGTH,
+      g_param_spec_double ("focal-length", "Focal length",
+          "Simple mode: focal length in pixels (0 = the colour width, about 53 degrees "
+          "horizontally; else 1 .. 1e6)",
+          0.0, 1e6, DEFAULT_PROP_FOCAL_LENGTH, rw));
+  g_object_class_install_property (gobject_class, PROP_BASELINE,
+      g_param_spec_double ("baseline", "Baseline",
+          "Simple mode: the virtual camera's shift to the right, z units (negative: to the left)",
+          -1e6, 1e6, DEFAULT_PROP_BASELINE, rw));
+  g_object_class_install_property (gobject_class, PROP_CONVERGENCE,
+      g_param_spec_double ("convergence", "Convergence",
+          "Simple mode: the depth that stays in place (zero parallax), z units; 0 = parallel "
+          "cameras; else at least z-near / 1000",
+          0.0, 1e9, DEFAULT_PROP_CONVERGENCE, rw));
+  g_object_class_install_property (gobject_class, PROP_CAMERA_FILE,
+      g_param_spec_string ("camera-file", "Camera file",
+          "Full mode: JSON file with the source and virtual cameras (intrinsics, 4x4 "
+          "world-to-camera extrinsics); overrides focal-length, baseline, convergence and "
+          "symmetric (NULL = simple mode)",
+          DEFAULT_PROP_CAMERA_FILE, rw));
+  g_object_class_install_property (gobject_class, PROP_MEDIAN_SIZE,
+      g_param_spec_int ("median-size", "Median size",
+          "Side of the depth median filter's window (odd; 1 = off)",
+          1, GCV_DIBR_MAX_MEDIAN, DEFAULT_PROP_MEDIAN_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_DCBF_SIZE,
+      g_param_spec_int ("dcbf-size", "DCBF size",
+          "Side of the depth-colour bilateral filter's window (odd; 1 = off)",
+          1, GCV_DIBR_MAX_DCBF, DEFAULT_PROP_DCBF_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_SIGMA_SPATIAL,
+      g_param_spec_double ("sigma-spatial", "Sigma spatial",
+          "DCBF: standard deviation of the spatial Gaussian, pixels",
+          0.1, 100.0, DEFAULT_PROP_SIGMA_SPATIAL, rw));
+  g_object_class_install_property (gobject_class, PROP_SIGMA_COLOR,
+      g_param_spec_double ("sigma-color", "Sigma color",
+          "DCBF: standard deviation of the colour Gaussian, in |dR| + |dG| + |dB| units",
+          0.1, 1000.0, DEFAULT_PROP_SIGMA_COLOR, rw));
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_enum ("output", "Output",
+          "What the output frames show: the virtual view, a stereo pair (left = source, "
+          "right = virtual, or both virtual with symmetric=true) or a red-cyan anaglyph",
+          GST_TYPE_CUDA_VIDEO_DIBR_OUTPUT, DEFAULT_PROP_OUTPUT, rw));
+  g_object_class_install_property (gobject_class, PROP_SYMMETRIC,
+      g_param_spec_boolean ("symmetric", "Symmetric",
+          "Simple mode: synthesize both views, at -baseline/2 and +baseline/2, instead of "
+          "pairing the source (left) with the view at +baseline (right)",
+          DEFAULT_PROP_SYMMETRIC, rw));
+  g_object_class_install_property (gobject_class, PROP_DEBUG_OUTPUT,
+      g_param_spec_enum ("debug-output", "Debug output",
+          "Show each view's depth (grey, near = white) or its disocclusion holes (white) "
+          "instead of the plain colour",
+          GST_TYPE_CUDA_VIDEO_DIBR_DEBUG, DEFAULT_PROP_DEBUG_OUTPUT, rw));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_start);
+  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_fixate_caps);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_setup);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_teardown);
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR_OUTPUT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR_DEBUG, 0);
+}
+
+static void
+gst_cuda_video_dibr_init (GstCudaVideoDibr * self)
+{
+  gcv_dibr_params_init (&self->params);
+  self->params.focal_length = DEFAULT_PROP_FOCAL_LENGTH;
+  self->layout = DEFAULT_PROP_LAYOUT;
+  self->output = DEFAULT_PROP_OUTPUT;
+  self->debug = DEFAULT_PROP_DEBUG_OUTPUT;
+  self->symmetric = DEFAULT_PROP_SYMMETRIC;
+  self->camera_file = g_strdup (DEFAULT_PROP_CAMERA_FILE);
+}
+
+static void
+gst_cuda_video_dibr_finalize (GObject * object)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (object);
+
+  g_free (self->camera_file);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_video_dibr_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (object);
+  const gchar *refused = NULL;
+  gboolean renegotiate = FALSE;
+  gint v = 0;
+  gdouble d = 0.0;
+
+  /* every number is within its GParamSpec's range (GObject refused
+   * others); what a range cannot say (odd sizes, focal-length 0 or >= 1)
+   * is refused here, keeping the previous value.  Relations (z-near <
+   * z-far, convergence against z-near) are checked at start and at every
+   * frame, so that the properties may be set in any order. */
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LAYOUT:
+      renegotiate = self->layout != (GstCudaVideoDibrLayout) g_value_get_enum (value);
+      self->layout = g_value_get_enum (value);
+      break;
+    case PROP_Z_NEAR:
+      self->params.z_near = g_value_get_double (value);
+      break;
+    case PROP_Z_FAR:
+      self->params.z_far = g_value_get_double (value);
+      break;
+    case PROP_ZERO_IS_UNKNOWN:
+      self->params.zero_is_unknown = g_value_get_boolean (value);
+      break;
+    case PROP_FOCAL_LENGTH:
+      d = g_value_get_double (value);
+      if (d != 0.0 && d < 1.0)
+        refused = "must be 0 (the colour width) or at least 1 pixel";
+      else
+        self->params.focal_length = d;
+      break;
+    case PROP_BASELINE:
+      self->params.baseline = g_value_get_double (value);
+      break;
+    case PROP_CONVERGENCE:
+      self->params.convergence = g_value_get_double (value);
+      break;
+    case PROP_CAMERA_FILE:
+      g_free (self->camera_file);
+      self->camera_file = g_value_dup_string (value);
+      if (self->camera_file && *self->camera_file == '\0')
+        g_clear_pointer (&self->camera_file, g_free);
+      self->camera_file_changed = TRUE;
+      break;
+    case PROP_MEDIAN_SIZE:
+      v = g_value_get_int (value);
+      if (v % 2 == 0)
+        refused = "must be odd: the window is centred on the pixel";
+      else
+        self->params.median_size = v;
+      break;
+    case PROP_DCBF_SIZE:
+      v = g_value_get_int (value);
+      if (v % 2 == 0)
+        refused = "must be odd: the window is centred on the pixel";
+      else
+        self->params.dcbf_size = v;
+      break;
+    case PROP_SIGMA_SPATIAL:
+      self->params.sigma_spatial = g_value_get_double (value);
+      break;
+    case PROP_SIGMA_COLOR:
+      self->params.sigma_color = g_value_get_double (value);
+      break;
+    case PROP_OUTPUT:
+      renegotiate = self->output != (GstCudaVideoDibrOutput) g_value_get_enum (value);
+      self->output = g_value_get_enum (value);
+      break;
+    case PROP_SYMMETRIC:
+      self->symmetric = g_value_get_boolean (value);
+      break;
+    case PROP_DEBUG_OUTPUT:
+      self->debug = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (refused != NULL) {
+    if (G_IS_PARAM_SPEC_INT (pspec))
+      g_warning ("%s: value %d for property '%s' rejected (%s; accepted: %d .. %d); keeping the "
+          "previous value", GST_OBJECT_NAME (self), v, pspec->name, refused,
+          G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum);
+    else
+      g_warning ("%s: value %g for property '%s' rejected (%s); keeping the previous value",
+          GST_OBJECT_NAME (self), d, pspec->name, refused);
+  }
+  if (renegotiate)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
+static void
+gst_cuda_video_dibr_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LAYOUT:
+      g_value_set_enum (value, self->layout);
+      break;
+    case PROP_Z_NEAR:
+      g_value_set_double (value, self->params.z_near);
+      break;
+    case PROP_Z_FAR:
+      g_value_set_double (value, self->params.z_far);
+      break;
+    case PROP_ZERO_IS_UNKNOWN:
+      g_value_set_boolean (value, self->params.zero_is_unknown != 0);
+      break;
+    case PROP_FOCAL_LENGTH:
+      g_value_set_double (value, self->params.focal_length);
+      break;
+    case PROP_BASELINE:
+      g_value_set_double (value, self->params.baseline);
+      break;
+    case PROP_CONVERGENCE:
+      g_value_set_double (value, self->params.convergence);
+      break;
+    case PROP_CAMERA_FILE:
+      g_value_set_string (value, self->camera_file);
+      break;
+    case PROP_MEDIAN_SIZE:
+      g_value_set_int (value, self->params.median_size);
+      break;
+    case PROP_DCBF_SIZE:
+      g_value_set_int (value, self->params.dcbf_size);
+      break;
+    case PROP_SIGMA_SPATIAL:
+      g_value_set_double (value, self->params.sigma_spatial);
+      break;
+    case PROP_SIGMA_COLOR:
+      g_value_set_double (value, self->params.sigma_color);
+      break;
+    case PROP_OUTPUT:
+      g_value_set_enum (value, self->output);
+      break;
+    case PROP_SYMMETRIC:
+      g_value_set_boolean (value, self->symmetric);
+      break;
+    case PROP_DEBUG_OUTPUT:
+      g_value_set_enum (value, self->debug);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Posts the settings error when @params cannot be used (focal_length 0
+ * resolved to @width first); TRUE when they can. */
+static gboolean
+check_params (GstCudaVideoDibr * self, GcvDibrParams * params, gint width)
+{
+  const char *bad;
+
+  if (params->focal_length == 0.0)
+    params->focal_length = width > 0 ? width : 1000.0;
+  bad = gcv_dibr_params_check (params);
+  if (bad == NULL)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Invalid depth-image-based rendering settings: %s",
+          bad), ("%s", bad));
+  return FALSE;
+}
+
+/* Reads the camera file; posts the error (with the parser's file:line:col
+ * message) and returns FALSE when it cannot be used. */
+static gboolean
+load_camera_file (GstCudaVideoDibr * self, const gchar * path)
+{
+  GcvError err = { GCV_OK, "" };
+
+  self->file_loaded = FALSE;
+  if (path == NULL)
+    return TRUE;
+  if (gcv_dibr_camera_file_load (path, &self->file_src, &self->file_virt, &err) != GCV_OK) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Invalid camera file: %s", err.message),
+        ("camera-file=%s", path));
+    return FALSE;
+  }
+  self->file_loaded = TRUE;
+  return TRUE;
+}
+
+/* Takes a changed camera-file property; FALSE after posting an error. */
+static gboolean
+update_camera_file (GstCudaVideoDibr * self, gboolean force)
+{
+  gchar *path;
+  gboolean changed, ok = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  changed = self->camera_file_changed || force;
+  self->camera_file_changed = FALSE;
+  path = g_strdup (self->camera_file);
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    ok = load_camera_file (self, path);
+  g_free (path);
+  return ok;
+}
+
+static gboolean
+gst_cuda_video_dibr_start (GstBaseTransform * trans)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (trans);
+  GcvDibrParams params;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  GST_OBJECT_UNLOCK (self);
+
+  /* before the device is opened: nothing to undo */
+  if (!check_params (self, &params, 0) || !update_camera_file (self, TRUE))
+    return FALSE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans);
+}
+
+/* ---- caps ----------------------------------------------------------------- */
+
+/* The output format of input format @in (NULL: refused in @layout). */
+static const gchar *
+out_format_of (const gchar * in, GstCudaVideoDibrLayout layout)
+{
+  if (layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA)
+    return !g_strcmp0 (in, "RGBA") || !g_strcmp0 (in, "BGRA") ? in : NULL;
+  if (!g_strcmp0 (in, "I420"))
+    return "RGBA";
+  if (!g_strcmp0 (in, "RGBA") || !g_strcmp0 (in, "BGRA") || !g_strcmp0 (in, "RGBx")
+      || !g_strcmp0 (in, "BGRx"))
+    return in;
+  return NULL;
+}
+
+/* Adds to @list the formats on the other side of format @f. */
+static void
+map_format (const gchar * f, GstPadDirection direction, GstCudaVideoDibrLayout layout, GValue * list)
+{
+  static const gchar *const all[] = { "RGBA", "BGRA", "RGBx", "BGRx", "I420" };
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&v, G_TYPE_STRING);
+  if (direction == GST_PAD_SINK) {
+    const gchar *o = out_format_of (f, layout);
+    if (o) {
+      g_value_set_string (&v, o);
+      gst_value_list_append_value (list, &v);
+    }
+  } else {
+    for (i = 0; i < G_N_ELEMENTS (all); i++) {
+      if (!g_strcmp0 (out_format_of (all[i], layout), f)) {
+        g_value_set_string (&v, all[i]);
+        gst_value_list_append_value (list, &v);
+      }
+    }
+  }
+  g_value_unset (&v);
+}
+
+/* Sizes: the input holds the colour W x H and the depth (twice the width,
+ * twice the height, or W x H with alpha); the output one view W x H, a pair
+ * 2W x H or W x 2H.  Returns the size on the other side, or 0 when @size
+ * has none (an odd size that must be halved). */
+static gint
+map_size (gint size, gboolean in_doubled, gboolean out_doubled, GstPadDirection direction)
+{
+  gint from_doubled = direction == GST_PAD_SINK ? in_doubled : out_doubled;
+  gint to_doubled = direction == GST_PAD_SINK ? out_doubled : in_doubled;
+  gint view;
+
+  if (from_doubled && size % 2 != 0)
+    return 0;
+  view = from_doubled ? size / 2 : size;
+  if (to_doubled && view > MAX_DIM / 2)
+    return 0;
+  return to_doubled ? 2 * view : view;
+}
+
+static gboolean
+map_size_field (GstStructure * s, const gchar * field, gboolean in_doubled, gboolean out_doubled,
+    GstPadDirection direction)
+{
+  gint v, o;
+
+  if (!gst_structure_has_field (s, field))
+    return TRUE;
+  if (gst_structure_get_int (s, field, &v)) {
+    if ((o = map_size (v, in_doubled, out_doubled, direction)) == 0)
+      return FALSE;
+    gst_structure_set (s, field, G_TYPE_INT, o, NULL);
+  } else {
+    gst_structure_set (s, field, GST_TYPE_INT_RANGE, 1, MAX_DIM, NULL);
+  }
+  return TRUE;
+}
+
+static const gchar *
+multiview_mode_of (GstCudaVideoDibrOutput output)
+{
+  return output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE ? "side-by-side" :
+      output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM ? "top-bottom" : "mono";
+}
+
+static GstCaps *
+gst_cuda_video_dibr_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (trans);
+  GstCudaVideoDibrLayout layout;
+  GstCudaVideoDibrOutput output;
+  GstCaps *result = gst_caps_new_empty ();
+  gboolean w_in, h_in, w_out, h_out;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  layout = self->layout;
+  output = self->output;
+  GST_OBJECT_UNLOCK (self);
+  w_in = layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE;
+  h_in = layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM;
+  w_out = output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE;
+  h_out = output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    const GValue *fv = gst_structure_get_value (s, "format");
+
+    if (fv) {
+      GValue list = G_VALUE_INIT;
+      guint k;
+
+      gst_value_list_init (&list, 5);
+      if (G_VALUE_HOLDS_STRING (fv))
+        map_format (g_value_get_string (fv), direction, layout, &list);
+      else if (GST_VALUE_HOLDS_LIST (fv))
+        for (k = 0; k < gst_value_list_get_size (fv); k++) {
+          const GValue *e = gst_value_list_get_value (fv, k);
+          if (G_VALUE_HOLDS_STRING (e))
+            map_format (g_value_get_string (e), direction, layout, &list);
+        }
+      if (gst_value_list_get_size (&list) == 0) {
+        g_value_unset (&list);
+        gst_structure_free (s);
+        continue;
+      }
+      if (gst_value_list_get_size (&list) == 1)
+        gst_structure_set_value (s, "format", gst_value_list_get_value (&list, 0));
+      else
+        gst_structure_set_value (s, "format", &list);
+      g_value_unset (&list);
+    }
+    if (!map_size_field (s, "width", w_in, w_out, direction)
+        || !map_size_field (s, "height", h_in, h_out, direction)) {
+      gst_structure_free (s);
+      continue;
+    }
+    /* the input is 2D-plus-depth, not a stereo pair: whatever it says of
+     * views does not carry over; the output says what it holds */
+    gst_structure_remove_fields (s, "multiview-mode", "multiview-flags", "colorimetry",
+        "chroma-site", NULL);
+    if (direction == GST_PAD_SINK)
+      gst_structure_set (s, "multiview-mode", G_TYPE_STRING, multiview_mode_of (output),
+          "multiview-flags", GST_TYPE_VIDEO_MULTIVIEW_FLAGSET, 0, GST_FLAG_SET_MASK_EXACT, NULL);
+    result = gst_caps_merge_structure_full (result, s, f ? gst_caps_features_copy (f) : NULL);
+  }
+  return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
+}
+
+static GstCaps *
+gst_cuda_video_dibr_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (trans);
+  GstStructure *ins, *outs;
+  gboolean w_in, h_in, w_out, h_out;
+  gint w, h, o;
+
+  GST_OBJECT_LOCK (self);
+  w_in = self->layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE;
+  h_in = self->layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM;
+  w_out = self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE;
+  h_out = self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM;
+  GST_OBJECT_UNLOCK (self);
+
+  othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
+  ins = gst_caps_get_structure (caps, 0);
+  outs = gst_caps_get_structure (othercaps, 0);
+  if (gst_structure_get_int (ins, "width", &w) && (o = map_size (w, w_in, w_out, direction)) > 0)
+    gst_structure_fixate_field_nearest_int (outs, "width", o);
+  if (gst_structure_get_int (ins, "height", &h) && (o = map_size (h, h_in, h_out, direction)) > 0)
+    gst_structure_fixate_field_nearest_int (outs, "height", o);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* ---- per caps ------------------------------------------------------------- */
+
+static gboolean
+gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
+  const GstVideoInfo *in = &filter->in_info, *out = &filter->out_info;
+  gint iw = GST_VIDEO_INFO_WIDTH (in), ih = GST_VIDEO_INFO_HEIGHT (in);
+  gint ow, oh, W, H, k;
+  GcvError err = { GCV_OK, "" };
+  gsize n;
+
+  GST_OBJECT_LOCK (self);
+  self->cur_layout = self->layout;
+  self->cur_output = self->output;
+  GST_OBJECT_UNLOCK (self);
+
+  W = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE ? iw / 2 : iw;
+  H = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM ? ih / 2 : ih;
+  ow = self->cur_output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE ? 2 * W : W;
+  oh = self->cur_output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM ? 2 * H : H;
+  if (W < 1 || H < 1 || GST_VIDEO_INFO_WIDTH (out) != ow || GST_VIDEO_INFO_HEIGHT (out) != oh
+      || g_strcmp0 (out_format_of (GST_VIDEO_INFO_NAME (in), self->cur_layout),
+          GST_VIDEO_INFO_NAME (out)) != 0) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "%s %dx%d in and %s %dx%d out do not match layout and output", GST_VIDEO_INFO_NAME (in),
+        iw, ih, GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out));
+    return FALSE;
+  }
+  self->width = W;
+  self->height = H;
+  n = (gsize) W * H;
+  self->colour = g_try_malloc (4 * n);
+  self->depth = g_try_malloc (n);
+  for (k = 0; k < 2; k++) {
+    self->eye[k] = g_try_malloc (4 * n);
+    self->holes[k] = g_try_malloc (n);
+    self->zbuf[k] = g_try_new (gfloat, n);
+  }
+  if (!self->colour || !self->depth || !self->eye[0] || !self->eye[1] || !self->holes[0]
+      || !self->holes[1] || !self->zbuf[0] || !self->zbuf[1]) {
+    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "scratch planes for %dx%d views", W, H);
+    return gst_cuda_video_filter_set_error (error, &err);
+  }
+  GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d (views %dx%d) on the %s", GST_VIDEO_INFO_NAME (in),
+      iw, ih, GST_VIDEO_INFO_NAME (out), ow, oh, W, H,
+      backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
+
+  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
+#if GCV_HAVE_CUDA
+    /* on the base class's stream, so that the stats' CUDA events time it */
+    self->cuda = gcv_dibr_cuda_new (gst_cuda_video_filter_get_device (filter), W, H,
+        gst_cuda_video_filter_get_stream (filter), &err);
+    if (self->cuda == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+    return TRUE;
+#endif
+  }
+  self->cpu = gcv_dibr_cpu_new (W, H, &err);
+  if (self->cpu == NULL)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
+}
+
+static void
+gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
+  gint k;
+
+#if GCV_HAVE_CUDA
+  if (self->cuda)
+    gcv_dibr_cuda_free (self->cuda);
+#endif
+  self->cuda = NULL;
+  if (self->cpu)
+    gcv_dibr_cpu_free (self->cpu);
+  self->cpu = NULL;
+  g_clear_pointer (&self->colour, g_free);
+  g_clear_pointer (&self->depth, g_free);
+  for (k = 0; k < 2; k++) {
+    g_clear_pointer (&self->eye[k], g_free);
+    g_clear_pointer (&self->holes[k], g_free);
+    g_clear_pointer (&self->zbuf[k], g_free);
+  }
+}
+
+/* ---- streaming ------------------------------------------------------------- */
+
+static inline guint8
+clamp_u8 (gint v)
+{
+  return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+/* The source view of the input frame: colour as RGBA (in place when the
+ * input is RGBA or RGBx, else converted into self->colour), depth as GRAY8
+ * (in place for I420's luma, else gathered into self->depth). */
+static void
+source_view (GstCudaVideoDibr * self, GstVideoFrame * frame, GcvDibrView * view)
+{
+  const GstVideoInfo *info = &frame->info;
+  gint W = self->width, H = self->height, x, y;
+  gboolean sbs = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE;
+  gboolean tb = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM;
+  /* where the depth half starts, in pixels */
+  gint dx = sbs ? W : 0, dy = tb ? H : 0;
+
+  memset (view, 0, sizeof (*view));
+  view->depth_bits = 8;
+  view->rgba.width = view->depth.width = W;
+  view->rgba.height = view->depth.height = H;
+
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_I420) {
+    const guint8 *yp = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+    const guint8 *up = GST_VIDEO_FRAME_PLANE_DATA (frame, 1);
+    const guint8 *vp = GST_VIDEO_FRAME_PLANE_DATA (frame, 2);
+    gint ys = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+    gint us = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 1), vs = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 2);
+
+    /* BT.601 limited range, the inverse of videoconvert's default */
+    for (y = 0; y < H; y++) {
+      guint8 *o = self->colour + (gsize) y * W * 4;
+      for (x = 0; x < W; x++) {
+        gint c = 298 * (yp[(gsize) y * ys + x] - 16) + 128;
+        gint u = up[(gsize) (y / 2) * us + x / 2] - 128, v = vp[(gsize) (y / 2) * vs + x / 2] - 128;
+        o[4 * x + 0] = clamp_u8 ((c + 409 * v) >> 8);
+        o[4 * x + 1] = clamp_u8 ((c - 100 * u - 208 * v) >> 8);
+        o[4 * x + 2] = clamp_u8 ((c + 516 * u) >> 8);
+        o[4 * x + 3] = 255;
+      }
+    }
+    view->rgba.data = self->colour;
+    view->rgba.stride = (gsize) W * 4;
+    view->depth.data = (guint8 *) yp + (gsize) dy * ys + dx;
+    view->depth.stride = ys;
+    return;
+  }
+  {
+    guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+    gint r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+    gint g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+    gint b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+    gint dc = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA ?
+        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : r;
+
+    if (r == 0 && g == 1 && b == 2) {
+      /* RGBA / RGBx: the backends ignore the fourth byte */
+      view->rgba.data = base;
+      view->rgba.stride = stride;
+    } else {
+      for (y = 0; y < H; y++) {
+        const guint8 *i = base + (gsize) y * stride;
+        guint8 *o = self->colour + (gsize) y * W * 4;
+        for (x = 0; x < W; x++) {
+          o[4 * x + 0] = i[4 * x + r];
+          o[4 * x + 1] = i[4 * x + g];
+          o[4 * x + 2] = i[4 * x + b];
+          o[4 * x + 3] = 255;
+        }
+      }
+      view->rgba.data = self->colour;
+      view->rgba.stride = (gsize) W * 4;
+    }
+    for (y = 0; y < H; y++) {
+      const guint8 *i = base + (gsize) (y + dy) * stride + (gsize) dx * 4 + dc;
+      guint8 *o = self->depth + (gsize) y * W;
+      for (x = 0; x < W; x++)
+        o[x] = i[4 * x];
+    }
+    view->depth.data = self->depth;
+    view->depth.stride = W;
+  }
+}
+
+/* One eye of the output: where its RGBA goes, and what else it needs. */
+typedef struct
+{
+  gboolean render;              /* else: the source colour */
+  GcvDibrCamera camera;
+  GcvPlane rgba;                /* the output frame, or self->eye[k] */
+  gboolean direct;              /* rgba is in the output frame, final */
+  GcvPlane depth, holes;        /* data NULL when not wanted */
+  gint ox, oy;                  /* where the eye goes in the output frame */
+} Eye;
+
+/* Writes RGBA rows (W x H at @src) into the output frame at (ox, oy) in
+ * its byte order, the fourth byte 255. */
+static void
+put_rgba (GstVideoFrame * out, const guint8 * src, gsize src_stride, gint W, gint H, gint ox, gint oy)
+{
+  const GstVideoInfo *info = &out->info;
+  guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (out, 0);
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
+  gint r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+  gint g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+  gint b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+  /* the byte that is neither R, G nor B: A or x */
+  gint a = 6 - r - g - b, x, y;
+
+  for (y = 0; y < H; y++) {
+    const guint8 *i = src + (gsize) y * src_stride;
+    guint8 *o = base + (gsize) (y + oy) * stride + (gsize) ox * 4;
+    for (x = 0; x < W; x++) {
+      o[4 * x + r] = i[4 * x + 0];
+      o[4 * x + g] = i[4 * x + 1];
+      o[4 * x + b] = i[4 * x + 2];
+      o[4 * x + a] = 255;
+    }
+  }
+}
+
+/* debug-output: turns an eye's RGBA into its depth (grey, the input's
+ * 8-bit coding: near = white) or paints its holes white. */
+static void
+debug_paint (Eye * e, GstCudaVideoDibrDebug debug, const GcvDibrParams * params)
+{
+  GcvDibrDecode dec;
+  gint x, y;
+
+  gcv_dibr_decode_make (params, 8, &dec);
+  for (y = 0; y < e->rgba.height; y++) {
+    guint8 *o = (guint8 *) e->rgba.data + (gsize) y * e->rgba.stride;
+    for (x = 0; x < e->rgba.width; x++) {
+      gint v;
+      if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH) {
+        gfloat z = ((const gfloat *) ((const guint8 *) e->depth.data + (gsize) y * e->depth.stride))[x];
+        gdouble d = gcv_dibr_z_to_value (&dec, z);
+        v = d != d ? 0 : (gint) CLAMP (floor (d + 0.5), 0.0, 255.0);
+      } else {
+        if (((const guint8 *) e->holes.data + (gsize) y * e->holes.stride)[x] == 0)
+          continue;
+        v = 255;
+      }
+      o[4 * x + 0] = o[4 * x + 1] = o[4 * x + 2] = v;
+      o[4 * x + 3] = 255;
+    }
+  }
+}
+
+static GstFlowReturn
+backend_failed (GstCudaVideoDibr * self, const gchar * what, const GcvError * err)
+{
+  GError *error = NULL;
+
+  gst_cuda_video_filter_set_error (&error, err);
+  return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (self), what, error);
+}
+
+static GstFlowReturn
+gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
+  GcvDibrParams params;
+  GstCudaVideoDibrDebug debug;
+  gboolean symmetric, rgba_out;
+  GcvDibrView view;
+  GcvError err = { GCV_OK, "" };
+  Eye eyes[2];
+  gint W = self->width, H = self->height, n_eyes, k, x, y;
+  GstCudaVideoDibrOutput output = self->cur_output;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  debug = self->debug;
+  symmetric = self->symmetric;
+  GST_OBJECT_UNLOCK (self);
+  if (!check_params (self, &params, W) || !update_camera_file (self, FALSE))
+    return GST_FLOW_ERROR;
+
+  source_view (self, in_frame, &view);
+  if (self->file_loaded) {
+    view.camera = self->file_src;
+    symmetric = FALSE;
+  } else {
+    gcv_dibr_camera_simple (W, H, params.focal_length, params.baseline, params.convergence,
+        &view.camera, NULL);
+  }
+
+  /* eye 0 the left, eye 1 the right; output=virtual shows the right alone */
+  n_eyes = output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL ? 1 : 2;
+  memset (eyes, 0, sizeof (eyes));
+  rgba_out = GST_VIDEO_INFO_COMP_POFFSET (&out_frame->info, GST_VIDEO_COMP_R) == 0;
+  for (k = 0; k < n_eyes; k++) {
+    Eye *e = &eyes[k];
+    gboolean right = n_eyes == 1 || k == 1;
+
+    e->ox = output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE && k == 1 ? W : 0;
+    e->oy = output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM && k == 1 ? H : 0;
+    e->render = TRUE;
+    if (self->file_loaded)
+      e->camera = right ? self->file_virt : self->file_src;
+    else if (symmetric)
+      gcv_dibr_camera_simple (W, H, params.focal_length, (right ? 0.5 : -0.5) * params.baseline,
+          params.convergence, NULL, &e->camera);
+    else if (right)
+      gcv_dibr_camera_simple (W, H, params.focal_length, params.baseline, params.convergence, NULL,
+          &e->camera);
+    else {
+      /* the source itself: its colour, unless its depth or holes are asked for */
+      e->camera = view.camera;
+      e->render = debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE;
+    }
+    e->direct = rgba_out && debug == GST_CUDA_VIDEO_DIBR_DEBUG_NONE
+        && output != GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH;
+    e->rgba.width = W;
+    e->rgba.height = H;
+    if (e->direct) {
+      e->rgba.stride = GST_VIDEO_FRAME_PLANE_STRIDE (out_frame, 0);
+      e->rgba.data = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out_frame, 0)
+          + (gsize) e->oy * e->rgba.stride + (gsize) e->ox * 4;
+    } else {
+      e->rgba.data = self->eye[k];
+      e->rgba.stride = (gsize) W * 4;
+    }
+    if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH) {
+      GcvPlane p = { self->zbuf[k], W, H, (gsize) W * sizeof (gfloat) };
+      e->depth = p;
+    } else if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_HOLES) {
+      GcvPlane p = { self->holes[k], W, H, (gsize) W };
+      e->holes = p;
+    }
+  }
+
+  /* the synthesized eyes (one upload, one wait on the GPU) */
+#if GCV_HAVE_CUDA
+  if (self->cuda != NULL) {
+    GError *error = NULL;
+
+    if (gcv_dibr_cuda_upload_view (self->cuda, 0, &view, &err) != GCV_OK)
+      return backend_failed (self, "Uploading the view", &err);
+    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
+    for (k = 0; k < n_eyes; k++)
+      if (eyes[k].render && gcv_dibr_cuda_render (self->cuda, &params, 1, &eyes[k].camera,
+              &eyes[k].rgba, eyes[k].depth.data ? &eyes[k].depth : NULL,
+              eyes[k].holes.data ? &eyes[k].holes : NULL, &err) != GCV_OK)
+        return backend_failed (self, "Rendering the view", &err);
+    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
+    if (gcv_dibr_cuda_wait (self->cuda, NULL, &err) != GCV_OK)
+      return backend_failed (self, "Rendering the view", &err);
+    if (!gst_cuda_video_filter_finish (filter, &error))
+      return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
+  } else
+#endif
+  {
+    for (k = 0; k < n_eyes; k++)
+      if (eyes[k].render && gcv_dibr_cpu_render (self->cpu, &params, &view, 1, &eyes[k].camera,
+              &eyes[k].rgba, eyes[k].depth.data ? &eyes[k].depth : NULL,
+              eyes[k].holes.data ? &eyes[k].holes : NULL,
+              gst_cuda_video_filter_get_n_threads (filter), NULL, &err) != GCV_OK)
+        return backend_failed (self, "Rendering the view", &err);
+  }
+
+  /* the source eye (copied, alpha 255), debug pictures, the output's
+   * byte order */
+  for (k = 0; k < n_eyes; k++) {
+    Eye *e = &eyes[k];
+
+    if (!e->render) {
+      for (y = 0; y < H; y++) {
+        const guint8 *i = (const guint8 *) view.rgba.data + (gsize) y * view.rgba.stride;
+        guint8 *o = (guint8 *) e->rgba.data + (gsize) y * e->rgba.stride;
+        memcpy (o, i, (gsize) W * 4);
+        for (x = 0; x < W; x++)
+          o[4 * x + 3] = 255;
+      }
+    }
+    if (debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE)
+      debug_paint (e, debug, &params);
+  }
+  if (output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH) {
+    /* red from the left, green and blue from the right: into eye 1 */
+    for (y = 0; y < H; y++) {
+      const guint8 *l = self->eye[0] + (gsize) y * W * 4;
+      guint8 *r = self->eye[1] + (gsize) y * W * 4;
+      for (x = 0; x < W; x++)
+        r[4 * x] = l[4 * x];
+    }
+    put_rgba (out_frame, self->eye[1], (gsize) W * 4, W, H, 0, 0);
+  } else {
+    for (k = 0; k < n_eyes; k++)
+      if (!eyes[k].direct)
+        put_rgba (out_frame, eyes[k].rgba.data, eyes[k].rgba.stride, W, H, eyes[k].ox, eyes[k].oy);
+  }
+  return GST_FLOW_OK;
+}

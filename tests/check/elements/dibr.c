@@ -1,0 +1,614 @@
+/* gst-cuda-video: cudadibr / cpudibr element tests (gst-check).
+ *
+ * The algorithm is tested against float64 references in
+ * tests/dibr_algo_test.c and tests/dibr_cuda_test.c; here the element:
+ * caps of every layout and output (sizes, multiview-mode), every output
+ * pixel written, the ray-cast scene of tests/dibr_scene.h synthesized at
+ * >= 30 dB, the stereo / anaglyph / symmetric / debug outputs, property
+ * validation, a bad camera file, odd sizes, caps changes and, on a GPU,
+ * cudadibr == cpudibr.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "gcv-check.h"
+#include "dibr_scene.h"
+
+static const gchar *const element_names[] = { "cpudibr", "cudadibr" };
+
+#define N_ELEMENTS G_N_ELEMENTS (element_names)
+#define SW 320
+#define SH 240
+
+/* The scene's cameras A (source) and B (the simple-mode virtual camera),
+ * rendered once. */
+static DibrScene *scene;
+static DibrCamera cam_a, cam_b;
+static DibrView view_a, view_b;
+
+static void
+scene_once (void)
+{
+  if (scene)
+    return;
+  fail_unless (dibr_scene_standard (&scene) == 0, "no scene");
+  dibr_std_camera_a (SW, SH, &cam_a);
+  dibr_std_camera_b (SW, SH, &cam_b);
+  dibr_render (scene, &cam_a, &view_a);
+  dibr_render (scene, &cam_b, &view_b);
+}
+
+/* The 2D-plus-depth frame of view A in @layout (0 side-by-side, 1
+ * top-bottom, 2 alpha) and @fmt (RGBA, BGRA, RGBx, BGRx or I420): colour
+ * and its 8-bit depth. */
+static Img *
+scene_frame (gint layout, GstVideoFormat fmt)
+{
+  gint W = SW, H = SH, x, y;
+  gint iw = layout == 0 ? 2 * W : W, ih = layout == 1 ? 2 * H : H;
+  Img *im = img_new (fmt, iw, ih);
+  guint8 *depth = g_malloc ((gsize) W * H);
+  gint dx = layout == 0 ? W : 0, dy = layout == 1 ? H : 0;
+
+  scene_once ();
+  dibr_depth_plane (&view_a, scene->z_near, scene->z_far, 8, depth, W);
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++) {
+      const guint8 *p = view_a.rgba + ((gsize) y * W + x) * 4;
+      guint d = depth[y * W + x];
+      if (fmt == GST_VIDEO_FORMAT_I420) {
+        /* colour only through luma here: a grey scene for I420 */
+        img_set (im, 0, x, y, (p[0] * 77 + p[1] * 150 + p[2] * 29) >> 8);
+        img_set (im, 0, x + dx, y + dy, d);
+        continue;
+      }
+      img_set (im, GST_VIDEO_COMP_R, x, y, p[0]);
+      img_set (im, GST_VIDEO_COMP_G, x, y, p[1]);
+      img_set (im, GST_VIDEO_COMP_B, x, y, p[2]);
+      if (layout == 2) {
+        img_set (im, GST_VIDEO_COMP_A, x, y, d);
+      } else {
+        img_set (im, GST_VIDEO_COMP_R, x + dx, y + dy, d);
+        img_set (im, GST_VIDEO_COMP_G, x + dx, y + dy, d);
+        img_set (im, GST_VIDEO_COMP_B, x + dx, y + dy, d);
+      }
+    }
+  if (fmt == GST_VIDEO_FORMAT_I420) {
+    for (y = 0; y < (ih + 1) / 2; y++)
+      for (x = 0; x < (iw + 1) / 2; x++) {
+        img_set (im, 1, x, y, 128);
+        img_set (im, 2, x, y, 128);
+      }
+  }
+  g_free (depth);
+  return im;
+}
+
+/* An element with the scene's camera settings. */
+static Ctx
+scene_ctx (const gchar * name, const gchar * first_prop, ...)
+{
+  Ctx ctx;
+  va_list ap;
+
+  scene_once ();
+  ctx = ctx_new (name, "focal-length", dibr_std_focal (SW), "baseline", DIBR_STD_BASELINE,
+      "convergence", DIBR_STD_ZC, "z-near", scene->z_near, "z-far", scene->z_far, NULL);
+  if (first_prop) {
+    va_start (ap, first_prop);
+    g_object_set_valist (G_OBJECT (ctx.e), first_prop, ap);
+    va_end (ap);
+  }
+  return ctx;
+}
+
+static const gchar *
+out_multiview (Ctx * ctx)
+{
+  GstCaps *caps = ctx_out_caps (ctx);
+  const gchar *m = gst_structure_get_string (gst_caps_get_structure (caps, 0), "multiview-mode");
+  static gchar buf[32];
+
+  g_strlcpy (buf, m ? m : "(none)", sizeof (buf));
+  gst_caps_unref (caps);
+  return buf;
+}
+
+/* Pushes @in and pulls the output; before, fills every buffer the pool
+ * holds with a pattern (the fourth byte 0x5a), so that a pixel the element
+ * did not write shows. */
+static Img *
+process_checked (Ctx * ctx, const Img * in, const gchar * what)
+{
+  Img *res = NULL;
+  gint round, x, y;
+
+  /* the pool's buffers come back patterned: three rounds so that every
+   * buffer of it has been patterned once */
+  for (round = 0; round < 3; round++) {
+    GstBuffer *out;
+    GstMapInfo map;
+    Img *im;
+
+    fail_unless (gst_harness_push (ctx->h, img_to_buffer (in, LAYOUT_DEFAULT)) == GST_FLOW_OK,
+        "%s: push failed", what);
+    out = gst_harness_pull (ctx->h);
+    fail_unless (out != NULL);
+    {
+      GstCaps *caps = ctx_out_caps (ctx);
+      im = img_from_buffer (out, caps);
+      gst_caps_unref (caps);
+    }
+    /* the alpha / x byte: always 255 */
+    for (y = 0; y < img_h (im); y++) {
+      const guint8 *row = img_comp_ptr (im, 0, 0, y) - GST_VIDEO_INFO_COMP_POFFSET (&im->info, 0);
+      for (x = 0; x < img_w (im); x++) {
+        gint r = GST_VIDEO_INFO_COMP_POFFSET (&im->info, GST_VIDEO_COMP_R);
+        gint g = GST_VIDEO_INFO_COMP_POFFSET (&im->info, GST_VIDEO_COMP_G);
+        gint b = GST_VIDEO_INFO_COMP_POFFSET (&im->info, GST_VIDEO_COMP_B);
+        fail_unless (row[4 * x + 6 - r - g - b] == 255, "%s: pixel (%d, %d) not written "
+            "(fourth byte %d)", what, x, y, row[4 * x + 6 - r - g - b]);
+      }
+    }
+    if (res) {
+      assert_img_equal (res, im, what);
+      img_free (im);
+    } else {
+      res = im;
+    }
+    if (gst_buffer_map (out, &map, GST_MAP_WRITE)) {
+      memset (map.data, 0x5a, map.size);
+      gst_buffer_unmap (out, &map);
+    }
+    gst_buffer_unref (out);
+  }
+  check_backend (ctx->e, ctx->name);
+  return res;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* Every layout x output x format: the output caps (size, format,
+ * multiview-mode) and every pixel written. */
+GST_START_TEST (test_caps_layouts_outputs)
+{
+  static const gchar *const layouts[] = { "side-by-side", "top-bottom", "alpha" };
+  static const gchar *const outputs[] = { "virtual", "stereo-side-by-side", "stereo-top-bottom",
+    "anaglyph"
+  };
+  static const gchar *const modes[] = { "mono", "side-by-side", "top-bottom", "mono" };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_BGRA
+  };
+  guint l, o, f;
+
+  for (l = 0; l < 3; l++)
+    for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+      Img *in;
+      gboolean alpha_ok = fmts[f] == GST_VIDEO_FORMAT_RGBA || fmts[f] == GST_VIDEO_FORMAT_BGRA;
+      if (l == 2 && !alpha_ok)
+        continue;
+      in = scene_frame (l, fmts[f]);
+      for (o = 0; o < 4; o++) {
+        Ctx ctx = scene_ctx ("cpudibr", "layout", l, "output", o, "dcbf-size", 5, NULL);
+        gchar *what = g_strdup_printf ("layout=%s output=%s %s", layouts[l], outputs[o],
+            gst_video_format_to_string (fmts[f]));
+        GstVideoFormat of = fmts[f] == GST_VIDEO_FORMAT_I420 ? GST_VIDEO_FORMAT_RGBA : fmts[f];
+        Img *out;
+
+        gst_util_set_object_arg (G_OBJECT (ctx.e), "layout", layouts[l]);
+        gst_util_set_object_arg (G_OBJECT (ctx.e), "output", outputs[o]);
+        ctx_set_caps (&ctx, &in->info);
+        out = process_checked (&ctx, in, what);
+        ctx_check_out_caps (&ctx, of, o == 1 ? 2 * SW : SW, o == 2 ? 2 * SH : SH, 1, 1, what);
+        fail_unless_equals_string (out_multiview (&ctx), modes[o]);
+        img_free (out);
+        ctx_free (&ctx);
+        g_free (what);
+      }
+      img_free (in);
+    }
+}
+
+GST_END_TEST;
+
+/* The ray-cast scene: B from A at >= 30 dB on the pixels visible in A,
+ * in every layout; the same for the stereo pair's right half. */
+GST_START_TEST (test_scene_psnr)
+{
+  guint8 *mask;
+  long n_vis;
+  gint l;
+
+  scene_once ();
+  mask = g_malloc ((gsize) SW * SH);
+  n_vis = dibr_visibility_mask (&cam_b, &view_b, &cam_a, &view_a, 0.01, mask);
+  fail_unless (n_vis > SW * SH / 2);
+  for (l = 0; l < 3; l++) {
+    Img *in = scene_frame (l, GST_VIDEO_FORMAT_RGBA), *out;
+    Ctx ctx = scene_ctx ("cpudibr", "layout", l, NULL);
+    gdouble psnr;
+    long n = 0;
+
+    ctx_set_caps (&ctx, &in->info);
+    out = ctx_process (&ctx, in, LAYOUT_ALIGNED);
+    psnr = dibr_psnr_rgb (view_b.rgba, (gsize) SW * 4, 4, img_comp_ptr (out, 0, 0, 0),
+        GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0), 4, mask, SW, SH, &n);
+    GST_INFO ("layout %d: %.2f dB over %ld pixels", l, psnr, n);
+    fail_unless (psnr >= 30.0, "layout %d: PSNR %.2f dB < 30 dB over %ld visible pixels", l, psnr,
+        n);
+    img_free (out);
+    img_free (in);
+    ctx_free (&ctx);
+  }
+  g_free (mask);
+}
+
+GST_END_TEST;
+
+/* The right half of a pair is the virtual output; the left the source
+ * (symmetric=false); the anaglyph's red comes from the left view, green
+ * and blue from the right, also symmetric; the symmetric pair differs
+ * from the source on the left and matches output=virtual on the right. */
+GST_START_TEST (test_stereo_anaglyph_symmetric)
+{
+  Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA);
+  gint sym, x, y, c;
+
+  for (sym = 0; sym < 2; sym++) {
+    Ctx cv = scene_ctx ("cpudibr", "symmetric", sym, NULL);
+    Ctx cs = scene_ctx ("cpudibr", "symmetric", sym, "output", 1, NULL);
+    Ctx ca = scene_ctx ("cpudibr", "symmetric", sym, "output", 3, NULL);
+    Img *v, *s, *a;
+    glong left_diff = 0;
+
+    ctx_set_caps (&cv, &in->info);
+    ctx_set_caps (&cs, &in->info);
+    ctx_set_caps (&ca, &in->info);
+    v = ctx_process (&cv, in, LAYOUT_DEFAULT);
+    s = ctx_process (&cs, in, LAYOUT_ODD_STRIDE);
+    a = ctx_process (&ca, in, LAYOUT_DEFAULT);
+    for (y = 0; y < SH; y++)
+      for (x = 0; x < SW; x++) {
+        for (c = 0; c < 3; c++) {
+          fail_unless_equals_int (img_get (s, c, x + SW, y), img_get (v, c, x, y));
+          if (img_get (s, c, x, y) != img_get (in, c, x, y))
+            left_diff++;
+        }
+        fail_unless_equals_int (img_get (a, 0, x, y), img_get (s, 0, x, y));
+        fail_unless_equals_int (img_get (a, 1, x, y), img_get (s, 1, x + SW, y));
+        fail_unless_equals_int (img_get (a, 2, x, y), img_get (s, 2, x + SW, y));
+        fail_unless_equals_int (img_get (a, 3, x, y), 255);
+      }
+    if (sym)
+      fail_unless (left_diff > SW * SH / 10, "symmetric: the left view is the source");
+    else
+      fail_unless (left_diff == 0, "left view is not the source (%ld samples differ)", left_diff);
+    img_free (v);
+    img_free (s);
+    img_free (a);
+    ctx_free (&cv);
+    ctx_free (&cs);
+    ctx_free (&ca);
+  }
+  img_free (in);
+}
+
+GST_END_TEST;
+
+/* debug-output=depth: a flat depth plane comes out as its own grey;
+ * debug-output=holes: white holes over the virtual view, the rest the
+ * plain view. */
+GST_START_TEST (test_debug_outputs)
+{
+  Img *flat = img_from_test_photo (GST_VIDEO_FORMAT_RGBA, 2 * 64, 48, 0, 10, 10, 3);
+  Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA), *plain, *holes, *d;
+  Ctx ctx;
+  gint x, y, c;
+  glong n_holes = 0;
+
+  for (y = 0; y < 48; y++)
+    for (x = 64; x < 128; x++)
+      for (c = 0; c < 3; c++)
+        img_set (flat, c, x, y, 128);
+  ctx = ctx_new ("cpudibr", "debug-output", 1, "baseline", 0.0, NULL);
+  ctx_set_caps (&ctx, &flat->info);
+  d = ctx_process (&ctx, flat, LAYOUT_DEFAULT);
+  for (y = 0; y < 48; y++)
+    for (x = 0; x < 64; x++) {
+      fail_unless (abs ((gint) img_get (d, 0, x, y) - 128) <= 1, "depth grey %d at (%d, %d)",
+          img_get (d, 0, x, y), x, y);
+      fail_unless (img_get (d, 1, x, y) == img_get (d, 0, x, y)
+          && img_get (d, 2, x, y) == img_get (d, 0, x, y));
+    }
+  img_free (d);
+  ctx_free (&ctx);
+
+  ctx = scene_ctx ("cpudibr", NULL);
+  ctx_set_caps (&ctx, &in->info);
+  plain = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+  ctx_free (&ctx);
+  ctx = scene_ctx ("cpudibr", "debug-output", 2, NULL);
+  ctx_set_caps (&ctx, &in->info);
+  holes = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+  ctx_free (&ctx);
+  for (y = 0; y < SH; y++)
+    for (x = 0; x < SW; x++) {
+      gboolean same = TRUE;
+      for (c = 0; c < 3; c++)
+        same &= img_get (holes, c, x, y) == img_get (plain, c, x, y);
+      if (!same) {
+        n_holes++;
+        for (c = 0; c < 3; c++)
+          fail_unless_equals_int (img_get (holes, c, x, y), 255);
+      }
+    }
+  fail_unless (n_holes > 0 && n_holes < SW * SH / 5, "%ld hole pixels", n_holes);
+  img_free (plain);
+  img_free (holes);
+  img_free (flat);
+  img_free (in);
+}
+
+GST_END_TEST;
+
+/* Values a GParamSpec range cannot refuse; relations at start and while
+ * playing (LIBRARY SETTINGS); every property documented. */
+GST_START_TEST (test_bad_properties)
+{
+  guint i;
+
+  for (i = 0; i < N_ELEMENTS; i++) {
+    const gchar *name = element_names[i];
+    GstElement *e = gst_element_factory_make (name, NULL);
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=64,"
+        "height=32 ! %s z-near=5 z-far=2 ! fakesink", name);
+    GstElement *pipe = gst_parse_launch (desc, NULL);
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *msg;
+    GError *err = NULL;
+    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_RGBA, 64, 32, 1, 0, 0, 5), *out;
+    Ctx ctx;
+
+    check_properties_documented (e, name);
+    reject_int (e, "median-size", 4, "odd");
+    reject_int (e, "dcbf-size", 10, "odd");
+    reject_double (e, "focal-length", 0.5);
+    gst_object_unref (e);
+
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+        "%s started with z-near > z-far", name);
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS)
+        && strstr (err->message, "z-far"), "error %s", err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+    g_free (desc);
+
+    /* while playing */
+    ctx = ctx_new (name, NULL);
+    ctx_set_caps (&ctx, &in->info);
+    out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+    img_free (out);
+    g_object_set (ctx.e, "convergence", 1e-5, NULL);
+    ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT), GST_FLOW_ERROR, "convergence");
+    fail_unless (bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR, NULL) == 1);
+    g_object_set (ctx.e, "convergence", 0.0, NULL);
+    out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+    img_free (out);
+    ctx_free (&ctx);
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
+/* A camera file that is missing or malformed: an error on the bus naming
+ * the file, no crash. */
+GST_START_TEST (test_bad_camera_file)
+{
+  gchar *dir = g_dir_make_tmp ("dibr-XXXXXX", NULL);
+  gchar *bad = g_build_filename (dir, "bad.json", NULL);
+  const gchar *const files[] = { "/nonexistent/cameras.json", bad };
+  guint i, f;
+
+  fail_unless (g_file_set_contents (bad, "{ \"source\": { \"K\": [1, 2,, 3] }\n", -1, NULL));
+  for (i = 0; i < N_ELEMENTS; i++)
+    for (f = 0; f < G_N_ELEMENTS (files); f++) {
+      gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,"
+          "width=64,height=32 ! %s camera-file=%s ! fakesink", element_names[i], files[f]);
+      GstElement *pipe = gst_parse_launch (desc, NULL);
+      GstBus *bus = gst_element_get_bus (pipe);
+      GstMessage *msg;
+      GError *err = NULL;
+
+      gst_element_set_state (pipe, GST_STATE_PLAYING);
+      msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+      fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+          "%s started with camera file %s", element_names[i], files[f]);
+      gst_message_parse_error (msg, &err, NULL);
+      GST_INFO ("%s: %s", files[f], err->message);
+      fail_unless (strstr (err->message, files[f]) != NULL, "the error does not name the file: %s",
+          err->message);
+      g_clear_error (&err);
+      gst_message_unref (msg);
+      gst_element_set_state (pipe, GST_STATE_NULL);
+      gst_object_unref (bus);
+      gst_object_unref (pipe);
+      g_free (desc);
+    }
+  g_unlink (bad);
+  g_rmdir (dir);
+  g_free (bad);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+/* Odd view sizes (321 x 241) in every layout, and caps changes mid-stream
+ * (size, format, layout). */
+GST_START_TEST (test_odd_sizes_caps_change)
+{
+  Img *a = img_from_test_photo (GST_VIDEO_FORMAT_RGBA, 2 * 321, 241, 0, 3, 5, 7);
+  Img *b = img_from_test_photo (GST_VIDEO_FORMAT_I420, 321, 2 * 241, 1, 3, 5, 7);
+  Img *c = img_from_test_photo (GST_VIDEO_FORMAT_BGRx, 2 * 64, 48, 2, 3, 5, 7);
+  Img *out;
+  Ctx ctx = ctx_new ("cudadibr", "output", 2, "zero-is-unknown", TRUE, NULL);
+
+  ctx_set_caps (&ctx, &a->info);
+  out = process_checked (&ctx, a, "321x241 side-by-side");
+  ctx_check_out_caps (&ctx, GST_VIDEO_FORMAT_RGBA, 321, 2 * 241, 0, 0, "321x241");
+  img_free (out);
+  ctx_set_caps (&ctx, &c->info);
+  out = process_checked (&ctx, c, "64x48 BGRx");
+  ctx_check_out_caps (&ctx, GST_VIDEO_FORMAT_BGRx, 64, 96, 0, 0, "64x48");
+  img_free (out);
+  g_object_set (ctx.e, "layout", 1, "output", 1, NULL);
+  ctx_set_caps (&ctx, &b->info);
+  out = process_checked (&ctx, b, "321x241 I420 top-bottom");
+  ctx_check_out_caps (&ctx, GST_VIDEO_FORMAT_RGBA, 2 * 321, 241, 0, 0, "I420 top-bottom");
+  fail_unless_equals_string (out_multiview (&ctx), "side-by-side");
+  img_free (out);
+  ctx_check_fallback (&ctx);
+  ctx_free (&ctx);
+
+  /* an odd side-by-side width has no colour | depth split */
+  {
+    Img *odd = img_new (GST_VIDEO_FORMAT_RGBA, 321, 10);
+    GstCaps *caps = gst_video_info_to_caps (&odd->info);
+    ctx = ctx_new ("cpudibr", NULL);
+    fail_if (gst_pad_peer_query_accept_caps (ctx.h->srcpad, caps), "odd width accepted");
+    gst_caps_unref (caps);
+    img_free (odd);
+    gst_harness_teardown (ctx.h);
+    gst_object_unref (ctx.bus);
+  }
+  img_free (a);
+  img_free (b);
+  img_free (c);
+}
+
+GST_END_TEST;
+
+/* cudadibr == cpudibr, byte for byte, on the scene (every output); only
+ * on a GPU. */
+GST_START_TEST (test_cuda_equals_cpu)
+{
+  Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA);
+  gint o;
+
+  for (o = 0; o < 4; o++) {
+    Ctx cpu = scene_ctx ("cpudibr", "output", o, "symmetric", o == 3, NULL);
+    Ctx gpu = scene_ctx ("cudadibr", "output", o, "symmetric", o == 3, NULL);
+    Img *a, *b;
+
+    ctx_set_caps (&cpu, &in->info);
+    ctx_set_caps (&gpu, &in->info);
+    b = ctx_process (&gpu, in, LAYOUT_ALIGNED);
+    if (!ctx_check_fallback (&gpu)) {
+      GST_INFO ("no GPU: cudadibr ran on the CPU, parity skipped");
+      img_free (b);
+      ctx_free (&cpu);
+      ctx_free (&gpu);
+      break;
+    }
+    a = ctx_process (&cpu, in, LAYOUT_DEFAULT);
+    assert_img_equal (a, b, "cudadibr vs cpudibr");
+    img_free (a);
+    img_free (b);
+    ctx_free (&cpu);
+    ctx_free (&gpu);
+  }
+  img_free (in);
+}
+
+GST_END_TEST;
+
+/* camera-file with the scene's cameras A and B gives the simple mode's
+ * frame, byte for byte; a malformed file's error says file:line:col. */
+GST_START_TEST (test_camera_file)
+{
+  Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA), *a, *b;
+  gchar *dir = g_dir_make_tmp ("dibr-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "cams.json", NULL);
+  GString *j = g_string_new ("{ \"source\": { \"intrinsics\": [");
+  Ctx simple, file;
+  gint k;
+
+  scene_once ();
+  for (k = 0; k < 9; k++)
+    g_string_append_printf (j, "%s%.17g", k ? ", " : "", cam_a.K[k]);
+  g_string_append (j, "] },\n \"virtual\": { \"intrinsics\": [");
+  for (k = 0; k < 9; k++)
+    g_string_append_printf (j, "%s%.17g", k ? ", " : "", cam_b.K[k]);
+  g_string_append (j, "], \"extrinsics\": [");
+  for (k = 0; k < 16; k++)
+    g_string_append_printf (j, "%s%.17g", k ? ", " : "", cam_b.E[k]);
+  g_string_append (j, "] } }\n");
+  fail_unless (g_file_set_contents (path, j->str, -1, NULL));
+
+  simple = scene_ctx ("cpudibr", NULL);
+  file = scene_ctx ("cpudibr", "camera-file", path, "baseline", 3.0, NULL);
+  ctx_set_caps (&simple, &in->info);
+  ctx_set_caps (&file, &in->info);
+  a = ctx_process (&simple, in, LAYOUT_DEFAULT);
+  b = ctx_process (&file, in, LAYOUT_DEFAULT);
+  assert_img_equal (a, b, "camera-file vs simple mode");
+  img_free (a);
+  img_free (b);
+
+  /* broken while playing: an error naming file:line:col */
+  fail_unless (g_file_set_contents (path, "{ \"source\": [1, 2,, 3] }\n", -1, NULL));
+  g_object_set (file.e, "camera-file", path, NULL);
+  ctx_push_expect (&file, img_to_buffer (in, LAYOUT_DEFAULT), GST_FLOW_ERROR, "bad camera file");
+  {
+    gchar *text = NULL, *where = g_strdup_printf ("%s:1:", path);
+    fail_unless (bus_count (file.bus, GST_MESSAGE_ERROR, 0, &text) == 1);
+    fail_unless (text && strstr (text, where), "error %s", GST_STR_NULL (text));
+    g_free (text);
+    g_free (where);
+  }
+  ctx_free (&simple);
+  gst_harness_teardown (file.h);
+  gst_object_unref (file.bus);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+  g_string_free (j, TRUE);
+  img_free (in);
+}
+
+GST_END_TEST;
+
+static Suite *
+dibr_suite (void)
+{
+  Suite *s;
+  TCase *tc = element_suite_tcase ("dibr", TRUE, &s);
+
+  tcase_add_test (tc, test_caps_layouts_outputs);
+  tcase_add_test (tc, test_scene_psnr);
+  tcase_add_test (tc, test_stereo_anaglyph_symmetric);
+  tcase_add_test (tc, test_debug_outputs);
+  tcase_add_test (tc, test_bad_properties);
+  tcase_add_test (tc, test_bad_camera_file);
+  tcase_add_test (tc, test_camera_file);
+  tcase_add_test (tc, test_odd_sizes_caps_change);
+  tcase_add_test (tc, test_cuda_equals_cpu);
+  return s;
+}
+
+GST_CHECK_MAIN (dibr);
