@@ -35,6 +35,24 @@ dump_view (const DibrView * v, const char *name)
     fprintf (stderr, "could not write %s\n", path);
 }
 
+/* A rendered view's 8-bit depth plane (255 = z_near: the 2D+Z convention)
+ * as <name>-depth.png: with <name>.png, the input of a DIBR picture. */
+static void
+dump_depth (const DibrView * v, const char *name, double z_near, double z_far)
+{
+  char path[1024];
+  uint8_t *depth;
+
+  if (dump_dir == NULL)
+    return;
+  depth = malloc ((size_t) v->width * v->height);
+  dibr_depth_plane (v, z_near, z_far, 8, depth, v->width);
+  snprintf (path, sizeof (path), "%s/%s-depth.png", dump_dir, name);
+  if (gcv_test_write_png (path, depth, v->width, v->height, v->width, 1) != 0)
+    fprintf (stderr, "could not write %s\n", path);
+  free (depth);
+}
+
 /* A single textured rectangle fronto-parallel at Z0, seen by cameras with
  * E = identity, a translation, and a shifted principal point: Z == Z0. */
 static void
@@ -317,6 +335,7 @@ main (void)
     dibr_render (s, &cam[c], &view[c]);
     printf ("render %s: %.1f ms\n", names[c], 1e3 * (gcv_test_now_s () - t));
     dump_view (&view[c], names[c]);
+    dump_depth (&view[c], names[c], s->z_near, s->z_far);
     test_reprojection (s, &cam[c], &view[c], names[c]);
     test_self_visibility (&cam[c], &view[c], names[c]);
   }
