@@ -5,7 +5,7 @@
 # the arrows drawn, and the JSON-lines vector files) or within one level (conv3d:
 # float sums in a different order, the contract's tolerance).
 # SMOKE selects the elements (default "canny bsplinescale conv3d seamcarve
-# motionest vcm"); MOTION_DEVICES adds cudamotionest runs with devices=... (e.g.
+# motionest vcm dibr"); MOTION_DEVICES adds cudamotionest runs with devices=... (e.g.
 # "0,1" on a two-GPU host, "0,0" on one), both splits.
 set -u
 B=${1:-build-gpu}
@@ -14,7 +14,7 @@ export GST_PLUGIN_PATH=$PWD/$B/gst
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 gst-inspect-1.0 cudacanny >/dev/null || exit 1
 pass=0; fail=0
-SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve motionest vcm}
+SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve motionest vcm dibr}
 
 # same_output LABEL HEAD PROPS TAIL: runs HEAD ! cpu$ELEMENT PROPS ! TAIL and
 # the same with cuda$ELEMENT (fallback=false) and compares the bytes; with
@@ -166,5 +166,19 @@ if [[ " $SMOKE " == *" vcm "* ]]; then
   done
   if cmp -s /tmp/p-cpu.jsonl /tmp/p-cuda.jsonl && [ "$(wc -l < /tmp/p-cpu.jsonl)" = 10 ]; then pass=$((pass+1));
   else fail=$((fail+1)); echo "DIFF vcm JSON"; fi
+fi
+if [[ " $SMOKE " == *" dibr "* ]]; then
+  # integer / fixed-order float contract: identical frames; moving test
+  # video stands in for colour and depth (any 8-bit values are a depth)
+  ELEMENT=dibr
+  for io in "layout=side-by-side:RGBA,width=1280,height=480" "layout=side-by-side:BGRx,width=1282,height=481" \
+      "layout=top-bottom:I420,width=640,height=960" "layout=alpha:RGBA,width=641,height=480"; do
+    for p in "output=virtual" "output=stereo-side-by-side symmetric=true zero-is-unknown=true" \
+        "output=stereo-top-bottom baseline=0.5 median-size=1 dcbf-size=31" "output=anaglyph symmetric=true" \
+        "debug-output=holes" "debug-output=depth convergence=0"; do
+      same_output "${io%%:*} ${io#*:} $p" "videotestsrc pattern=ball num-buffers=3 ! video/x-raw,format=${io#*:}" \
+        "${io%%:*} z-near=1 z-far=10 $p" "$(unpadded RGBA)"
+    done
+  done
 fi
 echo "smoke: $pass identical, $fail different"

@@ -376,6 +376,9 @@ typedef struct {
 #define MAX_ROWS 64
 static GArray *rows_arr;
 static GcvbHost host;
+/* the elements case: cudadibr (0) and cpudibr (1) */
+static GcvbResult element_rows[2];
+static gboolean element_ran[2];
 
 static Row *
 row_new (RowKind kind, int ci, const char *what, int threads)
@@ -1095,8 +1098,142 @@ results_json (void)
     gcvb_json_row_end (s, &r->m, "mismatch_samples", extra->str, i + 1 == rows_arr->len);
     g_string_free (extra, TRUE);
   }
-  g_string_append (s, "  ]\n}\n");
+  g_string_append (s, "  ],\n  \"elements\": [\n");
+  for (int i = 0, first = 1; i < 2; i++) {
+    if (!element_ran[i])
+      continue;
+    g_string_append (s, first ? "    {" : ",\n    {");
+    GCVB_JKEY (s, "element"), gcvb_json_str (s, element_rows[i].impl);
+    g_string_append (s, ", \"case\": \"stereo\", \"input\": \"RGBA 3840x1080 side-by-side\", "
+        "\"output\": \"stereo-side-by-side symmetric\"");
+    gcvb_json_measurement (s, &element_rows[i]);
+    g_string_append (s, "}");
+    first = 0;
+  }
+  g_string_append (s, "\n  ]\n}\n");
   return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* elements: cudadibr / cpudibr end to end */
+
+/* appsrc (RGBA, colour | depth side by side, 2W x H) ! element
+ * (output=stereo-side-by-side symmetric=true: both eyes synthesized, the
+ * stereo case's cameras and clean-up) ! fakesink; wall clock per frame
+ * and the element's stats, GRAY8-free: the frames are the stereo clip's
+ * variants with the depth as grey RGBA. */
+static void
+bench_element (const Clip * clip, int which)
+{
+  const char *factory = which == 0 ? "cudadibr" : "cpudibr";
+  const Case *c = &cases[CASE_STEREO];
+  GcvbResult *r = &element_rows[which];
+  int W = clip->width, H = clip->height;
+  size_t stride = (size_t) W * 8;
+  guint8 **frames = g_new0 (guint8 *, clip->n);
+  GcvbFrameSet fs;
+  GcvbPipeline *pl;
+  GstElement *e;
+  GstCaps *caps;
+  char buf[64];
+
+  gcvb_result_init (r, factory, "elements %s", factory);
+  element_ran[which] = TRUE;
+  if (!gcvb_have_factory (factory)) {
+    gcvb_result_skip (r, "element %s not found", factory);
+    g_free (frames);
+    return;
+  }
+  if (which == 0 && !host.cuda.available) {
+    gcvb_result_skip (r, "%s", host.cuda.why);
+    g_free (frames);
+    return;
+  }
+  for (int k = 0; k < clip->n; k++) {
+    guint8 *f = frames[k] = g_malloc (stride * H);
+    for (int y = 0; y < H; y++) {
+      memcpy (f + stride * y, clip->rgba[k] + (size_t) W * 4 * y, (size_t) W * 4);
+      for (int x = 0; x < W; x++) {
+        guint8 v = clip->depth[k][(size_t) W * y + x];
+        guint8 *px = f + stride * y + (size_t) (W + x) * 4;
+        px[0] = px[1] = px[2] = v;
+        px[3] = 255;
+      }
+    }
+  }
+  memset (&fs, 0, sizeof (fs));
+  g_strlcpy (fs.name, "stereo", sizeof (fs.name));
+  fs.width = 2 * W;
+  fs.height = H;
+  fs.channels = 4;
+  fs.stride = stride;
+  fs.size = stride * H;
+  fs.n = clip->n;
+  fs.frames = frames;
+  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "RGBA", "width", G_TYPE_INT, 2 * W,
+      "height", G_TYPE_INT, H, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+  pl = gcvb_pipeline_new (factory, "dibr", caps, NULL, FALSE, r);
+  gst_caps_unref (caps);
+  if (pl != NULL) {
+    e = gcvb_pipeline_element (pl);
+#define SET_NUM(name, fmt, v) (g_snprintf (buf, sizeof (buf), fmt, (v)), gcvb_set_prop (e, name, buf))
+    gcvb_set_prop (e, "layout", "side-by-side");
+    gcvb_set_prop (e, "output", "stereo-side-by-side");
+    gcvb_set_prop (e, "symmetric", "true");
+    gcvb_set_prop (e, "zero-is-unknown", c->p.zero_is_unknown ? "true" : "false");
+    SET_NUM ("z-near", "%.17g", c->p.z_near);
+    SET_NUM ("z-far", "%.17g", c->p.z_far);
+    SET_NUM ("focal-length", "%.17g", c->p.focal_length);
+    SET_NUM ("baseline", "%.17g", c->p.baseline);
+    SET_NUM ("convergence", "%.17g", c->p.convergence);
+    SET_NUM ("median-size", "%d", c->p.median_size);
+    SET_NUM ("dcbf-size", "%d", c->p.dcbf_size);
+    SET_NUM ("sigma-spatial", "%.17g", c->p.sigma_spatial);
+    SET_NUM ("sigma-color", "%.17g", c->p.sigma_color);
+    if (which == 0) {
+      SET_NUM ("cuda-device-id", "%d", opt.device);
+      gcvb_set_prop (e, "fallback", "false");
+    } else {
+      gcvb_set_prop (e, "n-threads", "0");
+    }
+#undef SET_NUM
+    if (gcvb_pipeline_time (pl, &fs, which == 0 ? MAX (opt.warmup, 1) : 1, which == 0 ? 100 : 5, 2, TRUE, r))
+      gcvb_element_row_done (r, which == 0);
+    gcvb_pipeline_free (pl);
+  }
+  for (int k = 0; k < clip->n; k++)
+    g_free (frames[k]);
+  g_free (frames);
+}
+
+static void
+print_elements (void)
+{
+  if (!element_ran[0] && !element_ran[1])
+    return;
+  g_print ("\n== elements: appsrc (RGBA colour | depth, 3840x1080) ! element output=stereo-side-by-side "
+      "symmetric=true ! fakesink, wall clock ==\n");
+  g_print ("%-10s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", "element", "thr", "ms/frame", "fps", "upload",
+      "compute", "download", "total", "backend", "notes");
+  g_print ("----------------------------------------------------------------------------------------------------"
+      "------------------\n");
+  for (int i = 0; i < 2; i++) {
+    const GcvbResult *r = &element_rows[i];
+    GcvbCells cells;
+    if (!element_ran[i])
+      continue;
+    if (r->skipped) {
+      g_print ("%-10s %4s %10s %9s %8s %8s %8s %8s %-7s %s%s\n", r->impl, "-", r->failed ? "FAILED" : "-", "-",
+          "-", "-", "-", "-", "-", r->failed ? "" : "skipped: ", r->note);
+      continue;
+    }
+    gcvb_format_cells (r, "%.3f", &cells);
+    g_print ("%-10s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", r->impl, i == 1 ? "all" : "-", cells.ms, cells.fps,
+        cells.up, cells.comp, cells.down, cells.tot, r->backend, r->note);
+  }
+  g_print ("stats: the element's (upload / compute / download ms a frame); target (issue 8, H100): <= %.0f ms a "
+      "stereo frame\n", TARGET_STEREO_MS);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1114,7 +1251,7 @@ case_on (const GPtrArray * list, const char *name)
 int
 main (int argc, char **argv)
 {
-  static const char *const known[] = { "paper", "stereo" };
+  static const char *const known[] = { "paper", "stereo", "elements" };
   GPtrArray *list;
   Clip clips[N_CASES];
   int status;
@@ -1122,13 +1259,14 @@ main (int argc, char **argv)
   if (!gcvb_init (&argc, &argv, "- benchmark the DIBR backends (the paper's Table 5: DCBF 11x11 and depth "
           "propagation at 800x600; a 1080p 2D+Z stereo render)", entries, &opt, &quick))
     return 2;
-  list = gcvb_split_list (opt_cases, "paper,stereo");
+  list = gcvb_split_list (opt_cases, "paper,stereo,elements");
   for (guint i = 0; i < list->len; i++) {
     gboolean ok = FALSE;
     for (guint k = 0; k < G_N_ELEMENTS (known); k++)
       ok |= g_ascii_strcasecmp (g_ptr_array_index (list, i), known[k]) == 0;
     if (!ok) {
-      g_printerr ("error: unknown case '%s' (paper, stereo)\n", (const char *) g_ptr_array_index (list, i));
+      g_printerr ("error: unknown case '%s' (paper, stereo, elements)\n",
+          (const char *) g_ptr_array_index (list, i));
       return 2;
     }
   }
@@ -1154,7 +1292,7 @@ main (int argc, char **argv)
     }
   }
   rows_arr = g_array_sized_new (FALSE, FALSE, sizeof (Row), MAX_ROWS);
-  gcvb_host_init (&host, "bench-dibr", &opt, FALSE, NULL, TRUE);
+  gcvb_host_init (&host, "bench-dibr", &opt, case_on (list, "elements"), "cpudibr", TRUE);
 
   gcvb_print_host (&host, opt.device, "cuda backend rows");
   if (host.cuda.available && !GCVB_DIBR_CUDA)
@@ -1192,11 +1330,23 @@ main (int argc, char **argv)
     limits_case (ci);
     case_ran[ci] = TRUE;
   }
+  if (case_on (list, "elements")) {
+    Clip clip;
+    if (!case_ran[CASE_STEREO])
+      g_printerr ("elements (1920x1080): ray casting %d variants\n", opt.variants);
+    clip_init (&clip, cases[CASE_STEREO].width, cases[CASE_STEREO].height, opt.variants);
+    if (gpu_enabled ())
+      bench_element (&clip, 0);
+    if (!gcvb_skipped (&opt, "cpu"))
+      bench_element (&clip, 1);
+    clip_clear (&clip);
+  }
 
   for (int ci = 0; ci < N_CASES; ci++)
     if (case_ran[ci])
       print_case (ci, &clips[ci]);
   print_limits ();
+  print_elements ();
   g_print ("\n");
   gcvb_print_host_footer (&host, TRUE);
   status = gcvb_finish (results_json (), &opt, "bench-dibr.json");
