@@ -11,6 +11,10 @@
 #   out/walkers-vectors.jsonl  cudamotionest: the vectors of every frame, one JSON line each
 #   out/walkers-vcm.png     cudavcm: the same video's tracked interest points, arrows 4x long
 #   out/walkers-points.jsonl   cudavcm: the tracked points of every frame, one JSON line each
+#   out/scene-2dz.png       a colour | depth (2D+Z) picture ray-cast by the tests
+#                           (build/tests/dibr-scene-test: textured planes from the photos)
+#   out/scene-anaglyph.png  cudadibr: a red-cyan anaglyph synthesized from it
+#   out/scene-stereo.png    cudadibr: a side-by-side stereo pair synthesized from it
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -60,10 +64,27 @@ gst-launch-1.0 -q multifilesrc location=tests/data/vtest-%d.png start-index=100 
   ! cudavcm draw=true draw-scale=4 location=out/walkers-points.jsonl \
   ! videoconvert ! pngenc ! multifilesink location=out/walkers-vcm.png
 
-echo "demo: cudacanny, cudabsplinescale, cudaconv3d, cudaseamcarve, cudamotionest and cudavcm ran on $backend"
+# 2D+Z: the ray-cast scene of the DIBR tests, camera A's colour and depth
+# composed side by side (640x480 each), then synthesized views
+scene=$(mktemp -d)
+GCV_TEST_DATA_DIR="$PWD/tests" GCV_DIBR_DUMP="$scene" GCV_DIBR_SIZE=640x480 build/tests/dibr-scene-test >/dev/null
+gst-launch-1.0 -q compositor name=mix sink_1::xpos=640 ! video/x-raw,format=RGBA,width=1280,height=480 \
+    ! pngenc ! filesink location=out/scene-2dz.png \
+  filesrc location="$scene/A.png" ! pngdec ! videoconvert ! mix.sink_0 \
+  filesrc location="$scene/A-depth.png" ! pngdec ! videoconvert ! mix.sink_1
+rm -rf "$scene"
+for out in "anaglyph:output=anaglyph symmetric=true" "stereo:output=stereo-side-by-side symmetric=true"; do
+  # shellcheck disable=SC2086
+  gst-launch-1.0 -q filesrc location=out/scene-2dz.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
+    ! cudadibr layout=side-by-side focal-length=600 baseline=0.25 convergence=6 z-near=2.5 z-far=14 ${out#*:} \
+    ! videoconvert ! pngenc ! filesink location="out/scene-${out%%:*}.png"
+done
+
+echo "demo: cudacanny, cudabsplinescale, cudaconv3d, cudaseamcarve, cudamotionest, cudavcm and cudadibr ran on $backend"
 echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
 echo "      out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
 echo "      out/ball-trail.png (a moving ball smoothed in space and time: its trail)"
 echo "      out/cat-carved.png, out/cat-seams.png (seam carving to 75% width, and its seams)"
 echo "      out/walkers-motion.png, out/walkers-vectors.jsonl (motion vectors of real video)"
-echo "      and out/walkers-vcm.png, out/walkers-points.jsonl (tracked points of the same video)"
+echo "      out/walkers-vcm.png, out/walkers-points.jsonl (tracked points of the same video)"
+echo "      and out/scene-2dz.png -> out/scene-anaglyph.png, out/scene-stereo.png (views synthesized from 2D+Z)"
