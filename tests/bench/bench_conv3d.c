@@ -712,7 +712,7 @@ note_from_scratch (Result * r)
 static double
 cpu_budget_s (void)
 {
-  return opt_cpu_budget >= 0 ? opt_cpu_budget : opt.quick ? 3 : 20;
+  return gcvb_cpu_budget_s (&opt, opt_cpu_budget, 3, 20);
 }
 
 static double
@@ -810,7 +810,7 @@ bench_cpu (const Volume * v, int k, GcvConv3dAlgorithm a, const float *coef, gbo
   double *t, *tp, *tq, push, proc, first;
   long long next = 0;           /* the next frame of the stream */
 
-  r->m.threads = opt_cpu_threads ? opt_cpu_threads : (int) g_get_num_processors ();
+  r->m.threads = gcvb_cpu_threads (opt_cpu_threads);
   r->bytes = unit_bytes (k);
   if ((a == GCV_CONV3D_FFT3D || a == GCV_CONV3D_FFT_HYBRID) && !gcv_conv3d_cpu_have_fft ()) {
     gcvb_result_skip (&r->m, "built without FFTW");
@@ -1350,7 +1350,7 @@ print_paper_table (Part part, const GArray * ks, const GArray * algos)
     g_print ("\n== Table 2, CPU: ms to compute %d frames of a k x k x k convolution of %dx%d (%s) ==\n"
         "ours: %s, %d threads, wall clock around _push of %d frames + _process of %d outputs in a "
         "stream\n(the ring holds the k+3 frames they read), median;\npaper: %s\n", N_OUT, vol_w, vol_h,
-        type_name (vol_type), host.cpu, opt_cpu_threads ? opt_cpu_threads : (int) g_get_num_processors (), N_OUT,
+        type_name (vol_type), host.cpu, gcvb_cpu_threads (opt_cpu_threads), N_OUT,
         N_OUT, PAPER_CPU);
   g_print ("%3s ", "k");
   for (guint i = 0; i < algos->len; i++)
@@ -1628,7 +1628,7 @@ results_json (const GArray * ks, const GArray * algos)
   gcvb_json_num (s, cpu_max_run_s ());
   g_string_append_printf (s, ", \"cpu_threads\": %d, \"variants\": %d, \"element_frames\": %d, "
       "\"element_cpu_frames\": %d, \"queue\": %d, \"device\": %d, \"quick\": %s},\n",
-      opt_cpu_threads ? opt_cpu_threads : (int) g_get_num_processors (), opt.variants, opt.frames,
+      gcvb_cpu_threads (opt_cpu_threads), opt.variants, opt.frames,
       opt.cpu_frames ? opt.cpu_frames : 10, opt.queue, opt.device, opt.quick ? "true" : "false");
   g_string_append (s, "  \"gpu_fp32_peak_gflops\": ");
   gcvb_json_num (s, fp32_peak_gflops);

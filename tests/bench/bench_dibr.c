@@ -118,25 +118,13 @@ static GOptionEntry entries[] = {
 static double
 cpu_budget_s (void)
 {
-  return opt_cpu_budget >= 0 ? opt_cpu_budget : opt.quick ? 2 : 10;
+  return gcvb_cpu_budget_s (&opt, opt_cpu_budget, 2, 10);
 }
 
 static int
 cpu_max_runs (void)
 {
   return opt.cpu_runs ? opt.cpu_runs : 10;
-}
-
-static int
-cpu_threads (void)
-{
-  return opt_cpu_threads > 0 ? opt_cpu_threads : (int) g_get_num_processors ();
-}
-
-static gboolean
-gpu_enabled (void)
-{
-  return !gcvb_skipped (&opt, "gpu") && !gcvb_skipped (&opt, "cuda");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -525,7 +513,7 @@ static void
 bench_cpu (int ci, const Clip * clip, int n_threads)
 {
   const Case *c = &cases[ci];
-  int nt = n_threads == 1 ? 1 : cpu_threads ();
+  int nt = n_threads == 1 ? 1 : gcvb_cpu_threads (opt_cpu_threads);
   Row *r = row_new (ROW_CPU, ci, NULL, nt);
   GcvDibrCamera src, virt[2];
   GcvDibrCpu *ctx;
@@ -1027,7 +1015,7 @@ results_json (void)
       "\"cpu_budget_s\": ", opt.runs, MAX (opt.warmup, 1), cpu_max_runs ());
   gcvb_json_num (s, cpu_budget_s ());
   g_string_append_printf (s, ", \"cpu_threads\": %d, \"variants\": %d, \"device\": %d, \"quick\": %s, "
-      "\"dibr_cuda_built\": %s, \"fp32_peak_ops\": ", cpu_threads (), opt.variants, opt.device,
+      "\"dibr_cuda_built\": %s, \"fp32_peak_ops\": ", gcvb_cpu_threads (opt_cpu_threads), opt.variants, opt.device,
       opt.quick ? "true" : "false", GCVB_DIBR_CUDA ? "true" : "false");
   gcvb_json_num (s, peak > 0 ? peak : NAN);
   g_string_append (s, ", ");
@@ -1298,7 +1286,7 @@ main (int argc, char **argv)
   if (host.cuda.available && !GCVB_DIBR_CUDA)
     g_print ("note:       kernels/dibr.cu is not in this build: the cuda rows are skipped\n");
   g_print ("Timing:     GPU %d frames after %d warm-up (medians); CPU at most %d runs within %.0f s a row; CPU "
-      "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), cpu_threads (),
+      "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");
   if (dibr_scene_standard (&scene) != 0) {
     g_printerr ("error: the standard scene's photos could not be loaded (--data-dir DIR/tests/data)\n");
@@ -1321,7 +1309,7 @@ main (int argc, char **argv)
       if (!gcvb_skipped (&opt, "cpu1"))
         bench_cpu (ci, &clips[ci], 1);
     }
-    if (gpu_enabled ())
+    if (gcvb_gpu_enabled (&opt))
       bench_cuda (ci, &clips[ci]);
     if (ci == CASE_PAPER)
       paper_rows ();
@@ -1335,7 +1323,7 @@ main (int argc, char **argv)
     if (!case_ran[CASE_STEREO])
       g_printerr ("elements (1920x1080): ray casting %d variants\n", opt.variants);
     clip_init (&clip, cases[CASE_STEREO].width, cases[CASE_STEREO].height, opt.variants);
-    if (gpu_enabled ())
+    if (gcvb_gpu_enabled (&opt))
       bench_element (&clip, 0);
     if (!gcvb_skipped (&opt, "cpu"))
       bench_element (&clip, 1);

@@ -229,7 +229,7 @@ static GOptionEntry entries[] = {
 static double
 cpu_budget_s (void)
 {
-  return opt_cpu_budget >= 0 ? opt_cpu_budget : opt.quick ? 2 : 10;
+  return gcvb_cpu_budget_s (&opt, opt_cpu_budget, 2, 10);
 }
 
 static int
@@ -239,21 +239,9 @@ cpu_max_runs (void)
 }
 
 static int
-cpu_threads (void)
-{
-  return opt_cpu_threads > 0 ? opt_cpu_threads : (int) g_get_num_processors ();
-}
-
-static int
 quality_pairs (void)
 {
   return opt_quality_pairs > 0 ? opt_quality_pairs : opt.quick ? 1 : 2;
-}
-
-static gboolean
-gpu_enabled (void)
-{
-  return !gcvb_skipped (&opt, "gpu") && !gcvb_skipped (&opt, "cuda");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -923,7 +911,7 @@ bench_cpu (int ci, int vi, const Clip * clip, int n_threads, CheckRef * ref)
 {
   const Case *c = &cases[ci];
   const GcvMotionParams *p = &c->vars[vi].p;
-  int threads = n_threads ? n_threads : cpu_threads ();
+  int threads = n_threads ? n_threads : gcvb_cpu_threads (opt_cpu_threads);
   Row *r = row_new (ROW_CPU, ci, vi, NULL, threads);
   double budget = cpu_budget_s ();
   GcvMotionVector *first = NULL;
@@ -1695,13 +1683,13 @@ bench_element (int ci, int vi, const Clip * clip, const char *factory, const cha
     g_snprintf (what, sizeof (what), "%s devices=%s split=%s", factory, devices, split);
   else
     g_strlcpy (what, factory, sizeof (what));
-  r = row_new (ROW_ELEMENT, ci, vi, what, is_cuda ? 0 : cpu_threads ());
+  r = row_new (ROW_ELEMENT, ci, vi, what, is_cuda ? 0 : gcvb_cpu_threads (opt_cpu_threads));
   r->devices = devices ? 2 : 1;
   if (!is_cuda && p->method == GCV_MOTION_METHOD_FULL) {
     /* a full-search frame of this case on the CPU: see its backend rows */
     for (guint i = 0; i < rows_arr->len; i++) {
       const Row *b = &g_array_index (rows_arr, Row, i);
-      if (b->kind == ROW_CPU && b->case_i == ci && b->var_i == vi && b->m.threads == cpu_threads () && !b->m.skipped
+      if (b->kind == ROW_CPU && b->case_i == ci && b->var_i == vi && b->m.threads == gcvb_cpu_threads (opt_cpu_threads) && !b->m.skipped
           && b->m.ms * 1e-3 > cpu_budget_s ()) {
         gcvb_result_skip (&r->m, "a frame takes ~%.0f s on this CPU (the cpu backend row)", b->m.ms * 1e-3);
         return;
@@ -1756,7 +1744,7 @@ compute_fields (int ci, int vi, const Clip * clip)
   for (int pi = 0; pi < clip->n_pairs; pi++)
     f->kinds[pi] = clip->sources[clip->pairs[pi].source].kind;
 #if GCVB_CUDA
-  if (host.cuda.available && gpu_enabled ()) {
+  if (host.cuda.available && gcvb_gpu_enabled (&opt)) {
     ok = cuda_fields (clip, p, f, msg, sizeof (msg));
     g_strlcpy (f->backend, "cuda", sizeof (f->backend));
   }
@@ -1767,7 +1755,7 @@ compute_fields (int ci, int vi, const Clip * clip)
     double per_pair = NAN;
     for (guint i = 0; i < rows_arr->len; i++) {
       const Row *r = &g_array_index (rows_arr, Row, i);
-      if (r->kind == ROW_CPU && r->case_i == ci && r->var_i == vi && r->m.threads == cpu_threads () && !r->m.skipped)
+      if (r->kind == ROW_CPU && r->case_i == ci && r->var_i == vi && r->m.threads == gcvb_cpu_threads (opt_cpu_threads) && !r->m.skipped)
         per_pair = r->m.ms;
     }
     if (gcvb_skipped (&opt, "cpu") && isnan (per_pair) && (p->method == GCV_MOTION_METHOD_MODS
@@ -1806,10 +1794,10 @@ run_case (int ci, const Clip * clip, gboolean do_elements)
     CheckRef ref = { NULL, 0, 0, 0 };
     if (!gcvb_skipped (&opt, "cpu")) {
       bench_cpu (ci, vi, clip, opt_cpu_threads, &ref);
-      if (!gcvb_skipped (&opt, "cpu1") && cpu_threads () > 1)
+      if (!gcvb_skipped (&opt, "cpu1") && gcvb_cpu_threads (opt_cpu_threads) > 1)
         bench_cpu (ci, vi, clip, 1, NULL);
     }
-    if (gpu_enabled ()) {
+    if (gcvb_gpu_enabled (&opt)) {
 #if GCVB_CUDA
       if (host.cuda.available)
         bench_cuda (ci, vi, clip, &ref);
@@ -1828,7 +1816,7 @@ run_case (int ci, const Clip * clip, gboolean do_elements)
     for (int mi = 0; mi < N_PEER_METHODS; mi++)
       if (peer_enabled (peer_methods[mi]))
         bench_peer (ci, mi, clip);
-  if (gpu_enabled () && !gcvb_skipped (&opt, "multi")) {
+  if (gcvb_gpu_enabled (&opt) && !gcvb_skipped (&opt, "multi")) {
 #if GCVB_CUDA
     if (host.cuda.available && n_devices >= 2)
       bench_multi (ci, 0, clip);
@@ -2214,7 +2202,7 @@ print_multi (void)
   for (guint i = 0; i < rows_arr->len; i++)
     any |= g_array_index (rows_arr, Row, i).kind == ROW_MULTI;
   if (!any) {
-    if (host.cuda.available && gpu_enabled ())
+    if (host.cuda.available && gcvb_gpu_enabled (&opt))
       g_print ("\n== Multi-GPU: skipped (%d device%s; needs 2%s) ==\n", n_devices, n_devices == 1 ? "" : "s",
           gcvb_skipped (&opt, "multi") ? ", --skip multi" : "");
     return;
@@ -2405,7 +2393,7 @@ results_json (void)
   gcvb_json_num (s, cpu_budget_s ());
   g_string_append_printf (s, ", \"cpu_threads\": %d, \"quality_pairs\": %d, \"element_frames\": %d, "
       "\"element_cpu_frames\": %d, \"queue\": %d, \"device\": %d, \"devices\": %d, \"quick\": %s, "
-      "\"ffmpeg_built\": %s, \"limit_vabsdiff4_ops\": ", cpu_threads (), quality_pairs (), opt.frames,
+      "\"ffmpeg_built\": %s, \"limit_vabsdiff4_ops\": ", gcvb_cpu_threads (opt_cpu_threads), quality_pairs (), opt.frames,
       opt.cpu_frames ? opt.cpu_frames : 3, opt.queue, opt.device, n_devices, opt.quick ? "true" : "false",
       GCVB_HAVE_FFMPEG ? "true" : "false");
   gcvb_json_num (s, peak ? pi : NAN);
@@ -2607,7 +2595,7 @@ main (int argc, char **argv)
       "libavfilter-dev)\n");
 #endif
   g_print ("Timing:     GPU %d pairs after %d warm-up; CPU and FFmpeg at most %d runs within %.0f s a row; CPU "
-      "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), cpu_threads (),
+      "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");
 
   n_photos = gcvb_load_photos (&opt, "GRAY8", 1, photos);

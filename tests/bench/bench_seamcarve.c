@@ -171,7 +171,7 @@ static GOptionEntry entries[] = {
 static double
 cpu_budget_s (void)
 {
-  return opt_cpu_budget >= 0 ? opt_cpu_budget : opt.quick ? 3 : 20;
+  return gcvb_cpu_budget_s (&opt, opt_cpu_budget, 3, 20);
 }
 
 static int
@@ -184,12 +184,6 @@ static int
 profile_runs (void)
 {
   return opt_profile_runs > 0 ? opt_profile_runs : opt.quick ? 5 : 20;
-}
-
-static int
-cpu_threads (void)
-{
-  return opt_cpu_threads > 0 ? opt_cpu_threads : (int) g_get_num_processors ();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -736,7 +730,7 @@ case_paper (const GcvbPhoto * photos, int n_photos)
   gcvb_frameset_init (&fs, "paper", paper_w, paper_h, 0, TRUE, photos, n_photos, opt.variants);
   g_printerr ("\n== 1. the paper's case: one seam out of %dx%d RGBA ==\n", paper_w, paper_h);
   if (!gcvb_skipped (&opt, "cpu")) {
-    Result *r = result_new (PART_PAPER, "cpu backend", cpu_threads (), paper_w, paper_h, out_w, paper_h, 0,
+    Result *r = result_new (PART_PAPER, "cpu backend", gcvb_cpu_threads (opt_cpu_threads), paper_w, paper_h, out_w, paper_h, 0,
         GCV_SEAM_MODE_EXACT, 1);
     if (do_check)
       ref = g_malloc ((size_t) out_w * 4 * paper_h);
@@ -794,7 +788,7 @@ case_video (const GcvbFrameSet * fs, const GArray * reductions, const GArray * s
       guint8 *ref = NULL;
 
       if (!gcvb_skipped (&opt, "cpu")) {
-        Result *r = result_new (PART_VIDEO, "cpu backend", cpu_threads (), fs->width, fs->height, out_w,
+        Result *r = result_new (PART_VIDEO, "cpu backend", gcvb_cpu_threads (opt_cpu_threads), fs->width, fs->height, out_w,
             fs->height, red, mode, spp);
         if (do_check)
           ref = g_malloc ((size_t) out_w * 4 * fs->height);
@@ -960,7 +954,7 @@ bench_element (const char *factory, const GcvbFrameSet * fs, int red, GcvSeamMod
 {
   gboolean is_cuda = g_str_has_prefix (factory, "cuda");
   int out_w = reduced_width (fs->width, red);
-  Result *r = result_new (PART_ELEMENT, factory, is_cuda ? 0 : cpu_threads (), fs->width, fs->height, out_w,
+  Result *r = result_new (PART_ELEMENT, factory, is_cuda ? 0 : gcvb_cpu_threads (opt_cpu_threads), fs->width, fs->height, out_w,
       fs->height, red, mode, spp);
   GcvbPipeline *p;
   GstElement *elem;
@@ -1360,7 +1354,7 @@ print_video (const GArray * reductions, const GArray * spps)
       gcv_seam_energy_name (our_energy));
   g_print ("cuda: CUDA events around gcv_seam_cuda_process on device frames (median of %d after %d warm-up); "
       "cpu: wall clock,\n%d threads, median of at most %d runs within %.0f s; liblqr: 1 thread, exact only "
-      "(its own seam order)\n", opt.runs, MAX (opt.warmup, 1), cpu_threads (), cpu_max_runs (), cpu_budget_s ());
+      "(its own seam order)\n", opt.runs, MAX (opt.warmup, 1), gcvb_cpu_threads (opt_cpu_threads), cpu_max_runs (), cpu_budget_s ());
   g_print ("%-16s %-10s %6s %10s %8s %10s %8s %9s %10s  %s\n", "reduction", "mode", "passes", "cuda ms", "fps",
       "cpu ms", "fps", "cuda/cpu", "vs exact", "check / notes");
   g_print ("---------------------------------------------------------------------------------------------------"
@@ -1618,7 +1612,7 @@ results_json (const GArray * reductions, const GArray * spps, const GArray * el_
   gcvb_json_num (s, cpu_budget_s ());
   g_string_append_printf (s, ", \"cpu_threads\": %d, \"variants\": %d, \"element_frames\": %d, "
       "\"element_cpu_frames\": %d, \"queue\": %d, \"device\": %d, \"temporal_coherence\": 0, \"quick\": %s, "
-      "\"lqr_energy\": ", cpu_threads (), opt.variants, opt.frames, opt.cpu_frames ? opt.cpu_frames : 3,
+      "\"lqr_energy\": ", gcvb_cpu_threads (opt_cpu_threads), opt.variants, opt.frames, opt.cpu_frames ? opt.cpu_frames : 3,
       opt.queue, opt.device, opt.quick ? "true" : "false");
 #if GCVB_HAVE_LQR
   gcvb_json_str (s, lqr_energy == LQR_EF_GRAD_XABS ? "xabs" : "luma-sumabs");
@@ -1851,7 +1845,7 @@ main (int argc, char **argv)
   g_print ("Peer:       liblqr not built in (no lqr-1 at configure time: apt install liblqr-1-0-dev)\n");
 #endif
   g_print ("Ours:       energy %s, temporal coherence 0, RGBA; CPU %d threads (and 1 in the paper's case); "
-      "%s\n", gcv_seam_energy_name (our_energy), cpu_threads (), opt.quick ? "[--quick: rough numbers]" : "");
+      "%s\n", gcv_seam_energy_name (our_energy), gcvb_cpu_threads (opt_cpu_threads), opt.quick ? "[--quick: rough numbers]" : "");
   g_print ("Timing:     GPU %d runs after %d warm-up (+%d profiled); CPU and liblqr at most %d runs within %.0f s a "
       "row, after 1 warm-up\n", opt.runs, MAX (opt.warmup, 1), profile_runs (), cpu_max_runs (), cpu_budget_s ());
 

@@ -156,7 +156,7 @@ static GOptionEntry entries[] = {
 static double
 cpu_budget_s (void)
 {
-  return opt_cpu_budget >= 0 ? opt_cpu_budget : opt.quick ? 2 : 10;
+  return gcvb_cpu_budget_s (&opt, opt_cpu_budget, 2, 10);
 }
 
 static int
@@ -166,21 +166,9 @@ cpu_max_runs (void)
 }
 
 static int
-cpu_threads (void)
-{
-  return opt_cpu_threads > 0 ? opt_cpu_threads : (int) g_get_num_processors ();
-}
-
-static int
 quality_pairs (void)
 {
   return opt_quality_pairs > 0 ? opt_quality_pairs : opt.quick ? 2 : 4;
-}
-
-static gboolean
-gpu_enabled (void)
-{
-  return !gcvb_skipped (&opt, "gpu") && !gcvb_skipped (&opt, "cuda");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -448,7 +436,7 @@ static void
 bench_cpu (int ci, const Clip * clip, int n_threads)
 {
   const Case *c = &cases[ci];
-  Row *r = row_new (ROW_CPU, ci, NULL, n_threads == 1 ? 1 : cpu_threads ());
+  Row *r = row_new (ROW_CPU, ci, NULL, n_threads == 1 ? 1 : gcvb_cpu_threads (opt_cpu_threads));
   GcvVcmPoint *pts = g_new0 (GcvVcmPoint, c->p.max_points);
   GcvVcmCpu *ctx;
   GcvError err = { 0 };
@@ -475,7 +463,7 @@ bench_cpu (int ci, const Clip * clip, int n_threads)
     }
     pl = clip_plane (clip, seq, k + 1);
     t0 = gcvb_now_ms ();
-    if (gcv_vcm_cpu_process (ctx, &c->p, &pl, pts, &n, n_threads == 1 ? 1 : cpu_threads (), &tm, &err) != GCV_OK)
+    if (gcv_vcm_cpu_process (ctx, &c->p, &pl, pts, &n, n_threads == 1 ? 1 : gcvb_cpu_threads (opt_cpu_threads), &tm, &err) != GCV_OK)
       goto fail;
     t = gcvb_now_ms () - t0;
     if (i == 0) {
@@ -698,7 +686,7 @@ opencv_pair (const Clip * clip, int seq, int k, int max_corners, int n_threads, 
 static void
 bench_opencv (int ci, const Clip * clip, int n_threads)
 {
-  Row *r = row_new (ROW_PEER, ci, NULL, n_threads == 1 ? 1 : cpu_threads ());
+  Row *r = row_new (ROW_PEER, ci, NULL, n_threads == 1 ? 1 : gcvb_cpu_threads (opt_cpu_threads));
 #ifdef GCVB_HAVE_OPENCV
   const Case *c = &cases[ci];
   float *out = g_new (float, 4 * (size_t) c->p.max_points);
@@ -747,7 +735,7 @@ bench_element (int ci, const Clip * clip, gboolean is_cuda)
 {
   const Case *c = &cases[ci];
   const char *factory = is_cuda ? "cudavcm" : "cpuvcm";
-  Row *r = row_new (ROW_ELEMENT, ci, factory, is_cuda ? 0 : cpu_threads ());
+  Row *r = row_new (ROW_ELEMENT, ci, factory, is_cuda ? 0 : gcvb_cpu_threads (opt_cpu_threads));
   GcvbFrameSet fs;
   GcvbPipeline *pl;
   GstElement *e;
@@ -1224,7 +1212,7 @@ results_json (void)
   g_string_append_printf (s, ", \"cpu_threads\": %d, \"sequences\": %d, \"sequence_frames\": %d, "
       "\"quality_pairs\": %d, \"element_frames\": %d, \"element_cpu_frames\": %d, \"queue\": %d, \"device\": %d, "
       "\"quick\": %s, \"opencv\": {\"max_corners\": \"max_points\", \"quality_level\": %g, \"min_distance\": %g, "
-      "\"win_size\": %d, \"pyramid_levels\": %d}, \"int_peak_ops\": ", cpu_threads (), opt.variants, SEQ_FRAMES,
+      "\"win_size\": %d, \"pyramid_levels\": %d}, \"int_peak_ops\": ", gcvb_cpu_threads (opt_cpu_threads), opt.variants, SEQ_FRAMES,
       quality_pairs (), opt.frames, opt.cpu_frames ? opt.cpu_frames : 5, opt.queue, opt.device,
       opt.quick ? "true" : "false", CV_QUALITY, CV_MIN_DIST, CV_WIN, CV_MAX_LEVEL + 1);
   gcvb_json_num (s, peak > 0 ? peak : NAN);
@@ -1407,7 +1395,7 @@ main (int argc, char **argv)
   g_print ("Peer:       OpenCV not built in (no opencv4 with the video module at configure time)\n");
 #endif
   g_print ("Timing:     GPU %d pairs after %d warm-up; CPU and OpenCV at most %d runs within %.0f s a row; CPU "
-      "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), cpu_threads (),
+      "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");
 
   n_photos = gcvb_load_photos (&opt, "GRAY8", 1, photos);
@@ -1432,7 +1420,7 @@ main (int argc, char **argv)
         if (!gcvb_skipped (&opt, "cpu1"))
           bench_cpu (ci, &clip, 1);
       }
-      if (gpu_enabled ())
+      if (gcvb_gpu_enabled (&opt))
         bench_cuda (ci, &clip);
       if (!gcvb_skipped (&opt, "opencv")) {
         bench_opencv (ci, &clip, 0);
@@ -1445,7 +1433,7 @@ main (int argc, char **argv)
       case_ran[ci] = TRUE;
     }
     if (do_elements) {
-      if (gpu_enabled ())
+      if (gcvb_gpu_enabled (&opt))
         bench_element (ci, &clip, TRUE);
       if (!gcvb_skipped (&opt, "cpu"))
         bench_element (ci, &clip, FALSE);

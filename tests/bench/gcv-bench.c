@@ -373,6 +373,24 @@ gcvb_print_host_footer (const GcvbHost * h, gboolean peak_source)
 }
 
 gboolean
+gcvb_gpu_enabled (const GcvbOptions * opt)
+{
+  return !gcvb_skipped (opt, "gpu") && !gcvb_skipped (opt, "cuda");
+}
+
+int
+gcvb_cpu_threads (int requested)
+{
+  return requested > 0 ? requested : (int) g_get_num_processors ();
+}
+
+double
+gcvb_cpu_budget_s (const GcvbOptions * opt, double requested, double quick_s, double full_s)
+{
+  return requested >= 0 ? requested : opt->quick ? quick_s : full_s;
+}
+
+gboolean
 gcvb_device_clock (const GcvbHost * h, int *sms, double *ghz)
 {
   const char *name = h->cuda.name, *s;

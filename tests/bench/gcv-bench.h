@@ -64,6 +64,14 @@ gboolean gcvb_init (int *argc, char ***argv, const char *summary, const GOptionE
 
 /* Whether --skip names `part` (case-insensitive). */
 gboolean gcvb_skipped (const GcvbOptions * opt, const char *part);
+/* The GPU rows are on: neither "gpu" nor "cuda" in --skip. */
+gboolean gcvb_gpu_enabled (const GcvbOptions * opt);
+/* Threads of the 'all threads' CPU rows: `requested` (--cpu-threads) when
+ * > 0, else one per core. */
+int gcvb_cpu_threads (int requested);
+/* Seconds of timed CPU runs a row: `requested` (--cpu-budget) when >= 0,
+ * else quick_s with --quick, full_s without. */
+double gcvb_cpu_budget_s (const GcvbOptions * opt, double requested, double quick_s, double full_s);
 
 /* A comma list (text, or fallback when text is NULL) as a GPtrArray of
  * stripped, non-empty strings. */
