@@ -72,6 +72,53 @@ gcv_dibr_params_check (const GcvDibrParams * p)
   return NULL;
 }
 
+const char *
+gcv_dibr_packed_check (const GcvDibrPacked * p)
+{
+  static __thread char msg[200];
+  const GcvPlane *p0;
+  int w, h;
+
+  if (!p)
+    return "no frame";
+  w = p->width;
+  h = p->height;
+  p0 = &p->planes[0];
+  if (p->format != GCV_DIBR_PACKED_4BYTE && p->format != GCV_DIBR_PACKED_I420) {
+    snprintf (msg, sizeof (msg), "packed frame: unknown format %d", (int) p->format);
+    return msg;
+  }
+  if (w < 1 || h < 1 || w > GCV_DIBR_MAX_DIMENSION || h > GCV_DIBR_MAX_DIMENSION || p->depth_x < 0
+      || p->depth_y < 0 || p->depth_x > GCV_DIBR_MAX_DIMENSION || p->depth_y > GCV_DIBR_MAX_DIMENSION) {
+    snprintf (msg, sizeof (msg), "packed frame: view %dx%d with depth at %d, %d", w, h, p->depth_x, p->depth_y);
+    return msg;
+  }
+  if (!p0->data || p0->width < w || p0->height < h || p0->width < p->depth_x + w
+      || p0->height < p->depth_y + h
+      || p0->stride < (size_t) p0->width * (p->format == GCV_DIBR_PACKED_4BYTE ? 4 : 1)) {
+    snprintf (msg, sizeof (msg), "packed frame: plane 0 of %dx%d (stride %zu) does not hold a %dx%d colour "
+        "part and a depth part at %d, %d", p0->width, p0->height, p0->stride, w, h, p->depth_x, p->depth_y);
+    return msg;
+  }
+  if (p->format == GCV_DIBR_PACKED_4BYTE) {
+    if (p->r < 0 || p->r > 3 || p->g < 0 || p->g > 3 || p->b < 0 || p->b > 3 || p->d < 0 || p->d > 3) {
+      snprintf (msg, sizeof (msg), "packed frame: byte offsets r %d g %d b %d depth %d must be 0 .. 3", p->r,
+          p->g, p->b, p->d);
+      return msg;
+    }
+  } else {
+    for (int i = 1; i < 3; i++) {
+      const GcvPlane *c = &p->planes[i];
+      if (!c->data || c->width < (w + 1) / 2 || c->height < (h + 1) / 2 || c->stride < (size_t) c->width) {
+        snprintf (msg, sizeof (msg), "packed frame: chroma plane %d of %dx%d (stride %zu) does not cover a %dx%d "
+            "view", i, c->width, c->height, c->stride, w, h);
+        return msg;
+      }
+    }
+  }
+  return NULL;
+}
+
 void
 gcv_dibr_tables_make (const GcvDibrParams * p, GcvDibrTables * t)
 {

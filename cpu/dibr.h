@@ -346,6 +346,71 @@ typedef struct {
   GcvDibrCamera camera;
 } GcvDibrView;
 
+/* ---- Packed 2D+Z frames (the elements' layouts) -------------------------
+ * One view's colour and 8-bit depth in one frame, as the elements receive
+ * it: 4-byte pixels (RGBA, BGRA, RGBx, BGRx, ...) with the depth in one
+ * byte of the pixels of the depth part (side by side or top and bottom:
+ * a grey picture's R byte; alpha layout: the colour pixels' own A byte,
+ * depth part at 0, 0), or I420 with the depth in the luma of the depth
+ * part.  The colour part starts at pixel 0, 0.  Unpacking (both backends
+ * the same integers, gcv_dibr_unpack_pixel()) gives the view's RGBA plane
+ * (A = 255) and its GRAY8 depth plane:
+ *   4-byte: R, G, B = the bytes r, g, b of pixel (x, y) of plane 0;
+ *           depth = byte d of pixel (x + depth_x, y + depth_y).
+ *   I420:   BT.601 limited range (the inverse of videoconvert's default),
+ *           with Y at (x, y), U, V at (x / 2, y / 2), c = 298 (Y - 16) + 128:
+ *           R = clamp ((c + 409 (V - 128)) >> 8),
+ *           G = clamp ((c - 100 (U - 128) - 208 (V - 128)) >> 8),
+ *           B = clamp ((c + 516 (U - 128)) >> 8)   (arithmetic shift,
+ *           clamp to 0 .. 255); depth = Y at (x + depth_x, y + depth_y). */
+typedef enum {
+  GCV_DIBR_PACKED_4BYTE = 0,
+  GCV_DIBR_PACKED_I420 = 1
+} GcvDibrPackedFormat;
+
+typedef struct {
+  GcvDibrPackedFormat format;
+  GcvPlane planes[3];           /* 4BYTE: [0] the frame; I420: Y, U, V (width, height in samples) */
+  int width, height;            /* the view: the colour part */
+  int depth_x, depth_y;         /* where the depth part starts in plane 0, pixels */
+  int r, g, b, d;               /* 4BYTE: byte offsets (0 .. 3) of R, G, B and of the depth */
+} GcvDibrPacked;
+
+/* NULL when `p` describes a usable frame (planes large enough for both
+ * parts, offsets in range), else what is wrong (a thread-local buffer). */
+const char *gcv_dibr_packed_check (const GcvDibrPacked * p);
+
+GCV_DIBR_FN uint8_t
+gcv_dibr_clamp_u8 (int v)
+{
+  return (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* Pixel (x, y) of the view: rgba[0 .. 3] and *depth. */
+GCV_DIBR_FN void
+gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, uint8_t * depth)
+{
+  const uint8_t *p0 = (const uint8_t *) p->planes[0].data;
+  const size_t s0 = p->planes[0].stride;
+
+  if (p->format == GCV_DIBR_PACKED_I420) {
+    const int c = 298 * (p0[s0 * y + x] - 16) + 128;
+    const int u = ((const uint8_t *) p->planes[1].data)[p->planes[1].stride * (y / 2) + x / 2] - 128;
+    const int v = ((const uint8_t *) p->planes[2].data)[p->planes[2].stride * (y / 2) + x / 2] - 128;
+    rgba[0] = gcv_dibr_clamp_u8 ((c + 409 * v) >> 8);
+    rgba[1] = gcv_dibr_clamp_u8 ((c - 100 * u - 208 * v) >> 8);
+    rgba[2] = gcv_dibr_clamp_u8 ((c + 516 * u) >> 8);
+    *depth = p0[s0 * (y + p->depth_y) + (x + p->depth_x)];
+  } else {
+    const uint8_t *px = p0 + s0 * y + (size_t) x * 4;
+    rgba[0] = px[p->r];
+    rgba[1] = px[p->g];
+    rgba[2] = px[p->b];
+    *depth = p0[s0 * (y + p->depth_y) + (size_t) (x + p->depth_x) * 4 + p->d];
+  }
+  rgba[3] = 255;
+}
+
 /* ---- Camera file (cpu/dibr_camera_file.c) -------------------------------
  * The full mode's cameras (the elements' camera-file property): a JSON
  * file with the source and the virtual camera, in the conventions above.
@@ -414,6 +479,11 @@ GcvStatus gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, c
     int n_views, const GcvDibrCamera * virt, GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes,
     int n_threads, GcvDibrTimes * times, GcvError * err);
 void gcv_dibr_cpu_free (GcvDibrCpu * ctx);
+/* Unpacks a packed frame (host planes) into the view's RGBA (A = 255) and
+ * GRAY8 depth planes (frame->width x frame->height); n_threads 0 = up to 4
+ * of the cores. */
+GcvStatus gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads,
+    GcvError * err);
 
 /* ---- CUDA backend (kernels/dibr.cu; only when built with CUDA) ----------
  * A context lives on one device (made current by every call) and works on
@@ -429,6 +499,16 @@ GcvDibrCuda *gcv_dibr_cuda_new (int device, int width, int height, void *stream,
 /* Queues the upload of view `index` (0 .. GCV_DIBR_MAX_VIEWS - 1) from host
  * planes (staged: they may be reused once the call returns). */
 GcvStatus gcv_dibr_cuda_upload_view (GcvDibrCuda * ctx, int index, const GcvDibrView * view, GcvError * err);
+/* Queues the unpacking of a packed frame whose planes are in device memory
+ * of the context's device (written by work queued on the context's stream
+ * before, or complete) into view `index` (as an upload of that view with
+ * `camera`: RGBA with A = 255, 8-bit depth).  The frame's memory must stay
+ * until _wait. */
+GcvStatus gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * frame,
+    const GcvDibrCamera * camera, GcvError * err);
+/* Queues the download of view `index`'s colour, as uploaded or unpacked
+ * (RGBA), into host plane `out` (the view's size; valid after _wait). */
+GcvStatus gcv_dibr_cuda_download_colour (GcvDibrCuda * ctx, int index, GcvPlane * out, GcvError * err);
 /* Queues stage 1 of uploaded view `index` and the download of its cleaned
  * depth values into `out` (host, F32, view size; valid after _wait). */
 GcvStatus gcv_dibr_cuda_clean_depth (GcvDibrCuda * ctx, const GcvDibrParams * params, int index, GcvPlane * out,

@@ -598,3 +598,34 @@ gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDi
   }
   return GCV_OK;
 }
+
+/* ---- packed frames ------------------------------------------------------ */
+
+GcvStatus
+gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads, GcvError * err)
+{
+  const char *bad = gcv_dibr_packed_check (frame);
+  int nt = threads_of (n_threads), y;
+
+  if (bad) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %s", bad);
+    return GCV_ERROR_INVALID;
+  }
+  if (!rgba || !rgba->data || !depth || !depth->data || rgba->width != frame->width
+      || rgba->height != frame->height || depth->width != frame->width || depth->height != frame->height
+      || rgba->stride < (size_t) frame->width * 4 || depth->stride < (size_t) frame->width) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: unpacking needs a %dx%d RGBA and a %dx%d GRAY8 plane",
+        frame->width, frame->height, frame->width, frame->height);
+    return GCV_ERROR_INVALID;
+  }
+  /* rows to threads; a few threads are enough for a memory-bound copy */
+  nt = nt < 4 ? nt : 4;
+#pragma omp parallel for num_threads(nt) schedule(static) if ((size_t) frame->width * frame->height >= (1 << 16))
+  for (y = 0; y < frame->height; y++) {
+    uint8_t *o = (uint8_t *) rgba->data + rgba->stride * y;
+    uint8_t *d = (uint8_t *) depth->data + depth->stride * y;
+    for (int x = 0; x < frame->width; x++)
+      gcv_dibr_unpack_pixel (frame, x, y, o + 4 * x, d + x);
+  }
+  return GCV_OK;
+}

@@ -26,7 +26,10 @@
  * virtual camera with a z-buffer (the nearest point wins, ties resolved
  * deterministically), 1-pixel cracks are closed, and the disocclusion
  * holes are filled from their background side, so that every output pixel
- * has a colour.  cudadibr and cpudibr give identical frames.
+ * has a colour.  cudadibr and cpudibr give identical frames.  cudadibr
+ * uploads each frame as it is (by DMA straight from the buffer when it
+ * lies in pinned memory, as from the buffer pool it proposes upstream)
+ * and splits colour and depth on the GPU.
  *
  * Input (layout): side-by-side (colour in the left half, depth in the
  * right half: a 2W x H frame gives W x H views), top-bottom (colour above,
@@ -830,6 +833,17 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
         gst_cuda_video_filter_get_stream (filter), &err);
     if (self->cuda == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
+    /* the input frame goes up as it is, one device plane per plane, and
+     * is split into colour and depth there */
+    self->n_dev_in = GST_VIDEO_INFO_N_PLANES (in);
+    for (k = 0; k < (gint) self->n_dev_in; k++) {
+      gint comp = gst_cuda_video_filter_plane_component (in, k);
+      gint cw = GST_VIDEO_INFO_COMP_WIDTH (in, comp), ch = GST_VIDEO_INFO_COMP_HEIGHT (in, comp);
+
+      if (!gst_cuda_video_filter_device_alloc (filter, (gsize) cw * GST_VIDEO_INFO_COMP_PSTRIDE (in, comp),
+              ch, &self->dev_in[k], cw, error))
+        return FALSE;
+    }
     return TRUE;
 #endif
   }
@@ -864,91 +878,33 @@ gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter)
 
 /* ---- streaming ------------------------------------------------------------- */
 
-static inline guint8
-clamp_u8 (gint v)
-{
-  return v < 0 ? 0 : v > 255 ? 255 : v;
-}
-
-/* The source view of the input frame: colour as RGBA (in place when the
- * input is RGBA or RGBx, else converted into self->colour), depth as GRAY8
- * (in place for I420's luma, else gathered into self->depth). */
+/* The input frame as a packed 2D+Z frame (cpu/dibr.h): its planes (the
+ * mapped frame's, or their device copies) and where colour and depth lie
+ * in the negotiated layout. */
 static void
-source_view (GstCudaVideoDibr * self, GstVideoFrame * frame, GcvDibrView * view)
+packed_frame (GstCudaVideoDibr * self, const GstVideoInfo * info, const GcvPlane * planes,
+    GcvDibrPacked * p)
 {
-  const GstVideoInfo *info = &frame->info;
-  gint W = self->width, H = self->height, x, y;
-  gboolean sbs = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE;
-  gboolean tb = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM;
-  /* where the depth half starts, in pixels */
-  gint dx = sbs ? W : 0, dy = tb ? H : 0;
+  gint W = self->width, H = self->height, k;
 
-  memset (view, 0, sizeof (*view));
-  view->depth_bits = 8;
-  view->rgba.width = view->depth.width = W;
-  view->rgba.height = view->depth.height = H;
-
+  memset (p, 0, sizeof (*p));
+  for (k = 0; k < (gint) GST_VIDEO_INFO_N_PLANES (info) && k < 3; k++)
+    p->planes[k] = planes[k];
+  p->width = W;
+  p->height = H;
+  p->depth_x = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE ? W : 0;
+  p->depth_y = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM ? H : 0;
   if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_I420) {
-    const guint8 *yp = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-    const guint8 *up = GST_VIDEO_FRAME_PLANE_DATA (frame, 1);
-    const guint8 *vp = GST_VIDEO_FRAME_PLANE_DATA (frame, 2);
-    gint ys = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-    gint us = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 1), vs = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 2);
-
-    /* BT.601 limited range, the inverse of videoconvert's default */
-    for (y = 0; y < H; y++) {
-      guint8 *o = self->colour + (gsize) y * W * 4;
-      for (x = 0; x < W; x++) {
-        gint c = 298 * (yp[(gsize) y * ys + x] - 16) + 128;
-        gint u = up[(gsize) (y / 2) * us + x / 2] - 128, v = vp[(gsize) (y / 2) * vs + x / 2] - 128;
-        o[4 * x + 0] = clamp_u8 ((c + 409 * v) >> 8);
-        o[4 * x + 1] = clamp_u8 ((c - 100 * u - 208 * v) >> 8);
-        o[4 * x + 2] = clamp_u8 ((c + 516 * u) >> 8);
-        o[4 * x + 3] = 255;
-      }
-    }
-    view->rgba.data = self->colour;
-    view->rgba.stride = (gsize) W * 4;
-    view->depth.data = (guint8 *) yp + (gsize) dy * ys + dx;
-    view->depth.stride = ys;
+    p->format = GCV_DIBR_PACKED_I420;
     return;
   }
-  {
-    guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-    gint r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
-    gint g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
-    gint b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
-    gint dc = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA ?
-        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : r;
-
-    if (r == 0 && g == 1 && b == 2) {
-      /* RGBA / RGBx: the backends ignore the fourth byte */
-      view->rgba.data = base;
-      view->rgba.stride = stride;
-    } else {
-      for (y = 0; y < H; y++) {
-        const guint8 *i = base + (gsize) y * stride;
-        guint8 *o = self->colour + (gsize) y * W * 4;
-        for (x = 0; x < W; x++) {
-          o[4 * x + 0] = i[4 * x + r];
-          o[4 * x + 1] = i[4 * x + g];
-          o[4 * x + 2] = i[4 * x + b];
-          o[4 * x + 3] = 255;
-        }
-      }
-      view->rgba.data = self->colour;
-      view->rgba.stride = (gsize) W * 4;
-    }
-    for (y = 0; y < H; y++) {
-      const guint8 *i = base + (gsize) (y + dy) * stride + (gsize) dx * 4 + dc;
-      guint8 *o = self->depth + (gsize) y * W;
-      for (x = 0; x < W; x++)
-        o[x] = i[4 * x];
-    }
-    view->depth.data = self->depth;
-    view->depth.stride = W;
-  }
+  p->format = GCV_DIBR_PACKED_4BYTE;
+  p->r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+  p->g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+  p->b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+  /* side by side, top and bottom: a grey picture's R byte */
+  p->d = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA ?
+      (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : p->r;
 }
 
 /* One eye of the output: where its RGBA goes, and what else it needs. */
@@ -1034,6 +990,8 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   GstCudaVideoDibrDebug debug;
   gboolean symmetric, rgba_out;
   GcvDibrView view;
+  GcvDibrPacked packed;
+  GcvPlane planes[3];
   GcvError err = { GCV_OK, "" };
   Eye eyes[2];
   gint W = self->width, H = self->height, n_eyes, k, x, y;
@@ -1047,7 +1005,11 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   if (!check_params (self, &params, W) || !update_camera_file (self, FALSE))
     return GST_FLOW_ERROR;
 
-  source_view (self, in_frame, &view);
+  /* the view: its camera now, its planes below (unpacked on the GPU or
+   * here) */
+  memset (&view, 0, sizeof (view));
+  gst_cuda_video_filter_frame_planes (in_frame, MIN (GST_VIDEO_FRAME_N_PLANES (in_frame), 3), planes);
+  packed_frame (self, &in_frame->info, planes, &packed);
   if (self->file_loaded) {
     view.camera = self->file_src;
     symmetric = FALSE;
@@ -1101,19 +1063,31 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
     }
   }
 
-  /* the synthesized eyes (one upload, one wait on the GPU) */
+  /* the synthesized eyes, and the source eye where it is shown (one
+   * upload, one wait on the GPU) */
 #if GCV_HAVE_CUDA
   if (self->cuda != NULL) {
     GError *error = NULL;
+    GcvDibrPacked dev;
+    guint p;
 
-    if (gcv_dibr_cuda_upload_view (self->cuda, 0, &view, &err) != GCV_OK)
-      return backend_failed (self, "Uploading the view", &err);
+    /* the frame as it is (pinned memory from our pool goes straight),
+     * split into colour and depth on the GPU */
+    for (p = 0; p < self->n_dev_in; p++)
+      if (!gst_cuda_video_filter_upload (filter, planes[p].data, planes[p].stride, &self->dev_in[p],
+              (gsize) self->dev_in[p].width * (packed.format == GCV_DIBR_PACKED_4BYTE ? 4 : 1), &error))
+        return gst_cuda_video_filter_post_error (filter, "Uploading the frame", error);
     gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-    for (k = 0; k < n_eyes; k++)
-      if (eyes[k].render && gcv_dibr_cuda_render (self->cuda, &params, 1, &eyes[k].camera,
-              &eyes[k].rgba, eyes[k].depth.data ? &eyes[k].depth : NULL,
-              eyes[k].holes.data ? &eyes[k].holes : NULL, &err) != GCV_OK)
+    packed_frame (self, &in_frame->info, self->dev_in, &dev);
+    if (gcv_dibr_cuda_unpack_view (self->cuda, 0, &dev, &view.camera, &err) != GCV_OK)
+      return backend_failed (self, "Unpacking the frame", &err);
+    for (k = 0; k < n_eyes; k++) {
+      Eye *e = &eyes[k];
+      if (e->render ? gcv_dibr_cuda_render (self->cuda, &params, 1, &e->camera, &e->rgba,
+              e->depth.data ? &e->depth : NULL, e->holes.data ? &e->holes : NULL, &err) != GCV_OK
+          : gcv_dibr_cuda_download_colour (self->cuda, 0, &e->rgba, &err) != GCV_OK)
         return backend_failed (self, "Rendering the view", &err);
+    }
     gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
     if (gcv_dibr_cuda_wait (self->cuda, NULL, &err) != GCV_OK)
       return backend_failed (self, "Rendering the view", &err);
@@ -1122,31 +1096,34 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   } else
 #endif
   {
-    for (k = 0; k < n_eyes; k++)
-      if (eyes[k].render && gcv_dibr_cpu_render (self->cpu, &params, &view, 1, &eyes[k].camera,
-              &eyes[k].rgba, eyes[k].depth.data ? &eyes[k].depth : NULL,
-              eyes[k].holes.data ? &eyes[k].holes : NULL,
-              gst_cuda_video_filter_get_n_threads (filter), NULL, &err) != GCV_OK)
-        return backend_failed (self, "Rendering the view", &err);
-  }
+    GcvPlane colour = { self->colour, W, H, (gsize) W * 4 };
+    GcvPlane depth = { self->depth, W, H, (gsize) W };
+    gint nt = gst_cuda_video_filter_get_n_threads (filter);
 
-  /* the source eye (copied, alpha 255), debug pictures, the output's
-   * byte order */
-  for (k = 0; k < n_eyes; k++) {
-    Eye *e = &eyes[k];
-
-    if (!e->render) {
-      for (y = 0; y < H; y++) {
-        const guint8 *i = (const guint8 *) view.rgba.data + (gsize) y * view.rgba.stride;
-        guint8 *o = (guint8 *) e->rgba.data + (gsize) y * e->rgba.stride;
-        memcpy (o, i, (gsize) W * 4);
-        for (x = 0; x < W; x++)
-          o[4 * x + 3] = 255;
+    if (gcv_dibr_unpack (&packed, &colour, &depth, nt, &err) != GCV_OK)
+      return backend_failed (self, "Unpacking the frame", &err);
+    view.rgba = colour;
+    view.depth = depth;
+    view.depth_bits = 8;
+    for (k = 0; k < n_eyes; k++) {
+      Eye *e = &eyes[k];
+      if (e->render) {
+        if (gcv_dibr_cpu_render (self->cpu, &params, &view, 1, &e->camera, &e->rgba,
+                e->depth.data ? &e->depth : NULL, e->holes.data ? &e->holes : NULL, nt, NULL,
+                &err) != GCV_OK)
+          return backend_failed (self, "Rendering the view", &err);
+      } else {
+        for (y = 0; y < H; y++)
+          memcpy ((guint8 *) e->rgba.data + (gsize) y * e->rgba.stride, self->colour + (gsize) y * W * 4,
+              (gsize) W * 4);
       }
     }
-    if (debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE)
-      debug_paint (e, debug, &params);
   }
+
+  /* debug pictures, the output's byte order */
+  if (debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE)
+    for (k = 0; k < n_eyes; k++)
+      debug_paint (&eyes[k], debug, &params);
   if (output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH) {
     /* red from the left, green and blue from the right: into eye 1 */
     for (y = 0; y < H; y++) {

@@ -104,6 +104,10 @@ struct _GstCudaVideoDibr
   gfloat *zbuf[2];
   GcvDibrCpu *cpu;
   gpointer cuda;                /* GcvDibrCuda * */
+  /* CUDA: device copies of the input frame's planes (the base class frees
+   * them), unpacked into the view on the GPU */
+  GcvPlane dev_in[3];
+  guint n_dev_in;
 };
 
 struct _GstCudaVideoDibrClass

@@ -1042,6 +1042,124 @@ test_scene (void)
   dibr_scene_free (scene);
 }
 
+/* ---- packed frames ---------------------------------------------------------------------- */
+
+/* The I420 conversion written out independently: floor division instead
+ * of the shift, explicit clamps. */
+static uint8_t
+ref_clamp (double v)
+{
+  return (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+static void
+ref_i420 (int Y, int U, int V, uint8_t * rgb)
+{
+  const double c = 298.0 * (Y - 16) + 128.0, u = U - 128.0, v = V - 128.0;
+  rgb[0] = ref_clamp (floor ((c + 409.0 * v) / 256.0));
+  rgb[1] = ref_clamp (floor ((c - 100.0 * u - 208.0 * v) / 256.0));
+  rgb[2] = ref_clamp (floor ((c + 516.0 * u) / 256.0));
+}
+
+/* gcv_dibr_unpack against the definitions, every layout the elements use,
+ * odd sizes, 1 and 4 threads; and the frame checks. */
+static void
+test_unpack (void)
+{
+  static const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 7, 5 }, { 64, 33 }, { 301, 299 } };
+  static const int offs[][4] = { { 0, 1, 2, 0 }, { 2, 1, 0, 2 }, { 0, 1, 2, 3 }, { 3, 2, 1, 0 } };
+  long checked = 0;
+
+  for (int si = 0; si < 5; si++)
+    for (int layout = 0; layout < 3; layout++)      /* side by side, top-bottom, in the colour pixels */
+      for (int fmt = 0; fmt < 5; fmt++) {          /* 4 byte orders, I420 */
+        const int w = sizes[si][0], h = sizes[si][1], i420 = fmt == 4;
+        if (i420 && layout == 2)
+          continue;
+        const int fw = layout == 0 ? 2 * w : w, fh = layout == 1 ? 2 * h : h, bpp = i420 ? 1 : 4;
+        GcvDibrPacked f;
+        uint8_t *mem[3] = { NULL, NULL, NULL };
+        memset (&f, 0, sizeof (f));
+        f.format = i420 ? GCV_DIBR_PACKED_I420 : GCV_DIBR_PACKED_4BYTE;
+        f.width = w;
+        f.height = h;
+        f.depth_x = layout == 0 ? w : 0;
+        f.depth_y = layout == 1 ? h : 0;
+        if (!i420) {
+          f.r = offs[fmt][0];
+          f.g = offs[fmt][1];
+          f.b = offs[fmt][2];
+          f.d = layout == 2 ? offs[fmt][3] == 0 ? 3 : offs[fmt][3] : offs[fmt][3];
+        }
+        for (int i = 0; i < (i420 ? 3 : 1); i++) {
+          const int pw = i ? (fw + 1) / 2 : fw, ph = i ? (fh + 1) / 2 : fh;
+          const size_t stride = (size_t) pw * bpp + 3;
+          mem[i] = (uint8_t *) gcv_test_malloc (stride * ph);
+          for (size_t k = 0; k < stride * ph; k++)
+            mem[i][k] = (uint8_t) rnd ();
+          f.planes[i] = plane_of (mem[i], pw, ph, stride);
+        }
+        GCV_TEST_CHECK (gcv_dibr_packed_check (&f) == NULL, "unpack: a good frame refused: %s",
+            gcv_dibr_packed_check (&f));
+        for (int nt = 1; nt <= 4; nt += 3) {
+          uint8_t *rgba = (uint8_t *) gcv_test_malloc ((size_t) w * 4 * h), *dep = (uint8_t *) gcv_test_malloc ((size_t) w * h);
+          GcvPlane pr = plane_of (rgba, w, h, (size_t) w * 4), pd = plane_of (dep, w, h, w);
+          GcvError err = { GCV_OK, "" };
+          long bad = 0;
+          GCV_TEST_CHECK (gcv_dibr_unpack (&f, &pr, &pd, nt, &err) == GCV_OK, "unpack: %s", err.message);
+          for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+              uint8_t want[4], wd;
+              const uint8_t *p0 = mem[0];
+              const size_t s0 = f.planes[0].stride;
+              if (i420) {
+                ref_i420 (p0[s0 * y + x], mem[1][f.planes[1].stride * (y / 2) + x / 2],
+                    mem[2][f.planes[2].stride * (y / 2) + x / 2], want);
+                wd = p0[s0 * (y + f.depth_y) + x + f.depth_x];
+              } else {
+                want[0] = p0[s0 * y + 4 * x + f.r];
+                want[1] = p0[s0 * y + 4 * x + f.g];
+                want[2] = p0[s0 * y + 4 * x + f.b];
+                wd = p0[s0 * (y + f.depth_y) + 4 * (x + f.depth_x) + f.d];
+              }
+              want[3] = 255;
+              bad += memcmp (rgba + (size_t) w * 4 * y + 4 * x, want, 4) != 0 || dep[(size_t) w * y + x] != wd;
+              checked++;
+            }
+          GCV_TEST_CHECK (bad == 0, "unpack %dx%d layout %d format %d, %d threads: %ld pixels differ from the "
+              "definition", w, h, layout, fmt, nt, bad);
+          free (rgba);
+          free (dep);
+        }
+        /* refused: a plane too small for the depth part, chroma missing,
+         * an offset out of range, outputs of another size */
+        {
+          GcvDibrPacked b = f;
+          GcvError err = { GCV_OK, "" };
+          uint8_t one[4 * 4];
+          GcvPlane p1 = plane_of (one, 1, 1, 4), p1d = plane_of (one, 1, 1, 1);
+          b.depth_x += 1;
+          if (layout != 0)
+            b.depth_y += 1;
+          GCV_TEST_CHECK (gcv_dibr_packed_check (&b) != NULL, "unpack: depth part outside the frame accepted");
+          b = f;
+          if (i420)
+            b.planes[2].data = NULL;
+          else
+            b.d = 4;
+          GCV_TEST_CHECK (gcv_dibr_unpack (&b, &p1, &p1d, 1, &err) == GCV_ERROR_INVALID && err.message[0],
+              "unpack: bad frame accepted");
+          if (w > 1) {
+            GCV_TEST_CHECK (gcv_dibr_unpack (&f, &p1, &p1d, 1, &err) == GCV_ERROR_INVALID,
+                "unpack: outputs of another size accepted");
+          }
+        }
+        for (int i = 0; i < 3; i++)
+          free (mem[i]);
+      }
+  printf ("unpack: %ld pixels equal the definitions\n", checked);
+}
+
 int
 main (void)
 {
@@ -1063,6 +1181,7 @@ main (void)
   test_zbuffer ();
   test_holes ();
   test_bad_input ();
+  test_unpack ();
   test_parity (&photo);
   test_scene ();
   gcv_test_image_clear (&photo);

@@ -14,6 +14,12 @@
  *    pixels, sizes 1x1, 3x2, 64x48, 101x77, 641x479; padded host strides
  *    with garbage in the padding; pinned output planes (direct downloads);
  *  - a 1920x1080 stereo pair: both eyes rendered before one wait;
+ *  - packed 2D+Z frames (the elements' layouts: 4-byte pixels side by
+ *    side, top and bottom, depth in a colour byte; I420) in device memory
+ *    unpacked by the GPU: the colour downloaded (pageable and pinned)
+ *    equals gcv_dibr_unpack()'s, a render of the unpacked view the CPU's
+ *    render of the CPU-unpacked one; sizes 1x1 .. 1920x1080; bad frames
+ *    rejected;
  *  - bad calls rejected with GCV_ERROR_INVALID (bad params, view index out
  *    of range, render or clean without uploaded views, wrong plane sizes,
  *    bad cameras) and the context working after them; a full device makes
@@ -593,6 +599,221 @@ test_errors (void)
   gcv_dibr_cuda_free (cu);
 }
 
+/* ---- packed frames: unpacked on the GPU ---------------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  GcvDibrPackedFormat format;
+  int sbs, tb;                  /* depth right of / below the colour (neither: in the colour pixels) */
+  int r, g, b, d;
+} PackCase;
+
+/* One packed frame of random bytes (padded strides, garbage included)
+ * unpacked by the CPU and by the GPU: the colour downloaded from the view
+ * must equal the CPU's, and a render from the unpacked view the CPU's
+ * render from the CPU-unpacked view (the depth plane, compared through
+ * the outputs). */
+static void
+unpack_case (GcvDibrCuda * cu, const PackCase * c, int w, int h, int pinned)
+{
+  GcvError err = { GCV_OK, "" };
+  const int fw = c->sbs ? 2 * w : w, fh = c->tb ? 2 * h : h;
+  const int n_planes = c->format == GCV_DIBR_PACKED_I420 ? 3 : 1;
+  const int bpp = c->format == GCV_DIBR_PACKED_I420 ? 1 : 4;
+  GcvDibrPacked host, dev;
+  void *hmem[3] = { NULL, NULL, NULL }, *dmem[3] = { NULL, NULL, NULL };
+  uint8_t *crgba = (uint8_t *) gcv_test_malloc ((size_t) w * 4 * h), *cdepth = (uint8_t *) gcv_test_malloc ((size_t) w * h);
+  const size_t gst = (size_t) w * 4 + 8;
+  uint8_t *grgba = (uint8_t *) gcv_test_malloc (gst * h);
+  GcvPlane pc = plane_of (crgba, w, h, (size_t) w * 4), pd = plane_of (cdepth, w, h, w), pg = plane_of (grgba, w, h, gst);
+  GcvDibrParams p = params (3, 5, 3, 12, 1.0, 10.0, 1);
+  GcvDibrCamera src, virt;
+  char label[160];
+  int ok = 1;
+  long bad = 0;
+
+  snprintf (label, sizeof (label), "unpack %s %dx%d%s", c->name, w, h, pinned ? " (pinned colour download)" : "");
+  n_cases++;
+  memset (&host, 0, sizeof (host));
+  host.format = c->format;
+  host.width = w;
+  host.height = h;
+  host.depth_x = c->sbs ? w : 0;
+  host.depth_y = c->tb ? h : 0;
+  host.r = c->r;
+  host.g = c->g;
+  host.b = c->b;
+  host.d = c->d;
+  dev = host;
+  for (int i = 0; i < n_planes; i++) {
+    const int pw = i == 0 ? fw : (fw + 1) / 2, ph = i == 0 ? fh : (fh + 1) / 2;
+    const size_t stride = (size_t) pw * bpp + 5 + i;
+    size_t pitch = 0;
+    uint8_t *m = (uint8_t *) gcv_test_malloc (stride * ph);
+    for (size_t k = 0; k < stride * ph; k++)
+      m[k] = (uint8_t) gcv_test_rand (&rng);
+    /* a smooth part too (the DCBF and the warp see surfaces, not only noise) */
+    for (int y = 0; y < ph; y++)
+      for (int x = 0; x < pw * bpp; x++)
+        if ((x / 8 + y / 8) % 3 == 0)
+          m[stride * y + x] = (uint8_t) (40 + (x / 8) * 3 + y);
+    hmem[i] = m;
+    host.planes[i] = plane_of (m, pw, ph, stride);
+    ok = ok && gcv_cuda_malloc_2d (&dmem[i], &pitch, (size_t) pw * bpp, ph, &err) == GCV_OK
+        && gcv_cuda_upload_2d (dmem[i], pitch, m, stride, (size_t) pw * bpp, ph, stream, &err) == GCV_OK;
+    dev.planes[i] = plane_of (dmem[i], pw, ph, pitch);
+  }
+  ok = ok && gcv_dibr_unpack (&host, &pc, &pd, 0, &err) == GCV_OK;
+  gcv_dibr_camera_simple (w, h, 0.8 * w + 1, 0.3, 0.0, &src, &virt);
+  if (pinned) {
+    void *pm = NULL;
+    ok = ok && gcv_cuda_host_alloc (&pm, gst * h, &err) == GCV_OK;
+    pg.data = pm;
+  }
+  ok = ok && gcv_dibr_cuda_unpack_view (cu, 0, &dev, &src, &err) == GCV_OK
+      && gcv_dibr_cuda_download_colour (cu, 0, &pg, &err) == GCV_OK && gcv_dibr_cuda_wait (cu, NULL, &err) == GCV_OK;
+  GCV_TEST_CHECK (ok, "%s: %s", label, err.message);
+  for (int y = 0; y < h && ok; y++)
+    if (memcmp ((uint8_t *) pg.data + gst * y, crgba + (size_t) w * 4 * y, (size_t) w * 4)) {
+      if (!bad)
+        for (int x = 0; x < w; x++)
+          if (memcmp ((uint8_t *) pg.data + gst * y + 4 * x, crgba + (size_t) w * 4 * y + 4 * x, 4)) {
+            const uint8_t *a = (uint8_t *) pg.data + gst * y + 4 * x, *b = crgba + (size_t) w * 4 * y + 4 * x;
+            printf ("  %s: first colour difference at (%d, %d): CUDA %u %u %u %u CPU %u %u %u %u\n", label, x, y,
+                a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+            break;
+          }
+      bad++;
+    }
+  GCV_TEST_CHECK (bad == 0, "%s: the unpacked colour differs from the CPU's in %ld rows", label, bad);
+  if (ok) {
+    GcvDibrCpu *cpu = gcv_dibr_cpu_new (w, h, &err);
+    GcvDibrView view;
+    TOut oc, og;
+    memset (&view, 0, sizeof (view));
+    view.rgba = pc;
+    view.depth = pd;
+    view.depth_bits = 8;
+    view.camera = src;
+    tout_alloc (&oc, w, h, 0);
+    tout_alloc (&og, w, h, 0);
+    ok = cpu != NULL && gcv_dibr_cpu_render (cpu, &p, &view, 1, &virt, &oc.pr, &oc.pd, &oc.ph, 0, NULL, &err) == GCV_OK
+        && gcv_dibr_cuda_render (cu, &p, 1, &virt, &og.pr, &og.pd, &og.ph, &err) == GCV_OK
+        && gcv_dibr_cuda_wait (cu, NULL, &err) == GCV_OK;
+    GCV_TEST_CHECK (ok, "%s: render: %s", label, err.message);
+    if (ok) {
+      bad = tout_diff (label, &og, &oc, w, h);
+      GCV_TEST_CHECK (bad == 0, "%s: the render of the unpacked view differs from the CPU's in %ld rows", label, bad);
+      n_pixels += (long) w * h;
+    }
+    tout_free (&oc);
+    tout_free (&og);
+    gcv_dibr_cpu_free (cpu);
+  }
+  if (pinned)
+    gcv_cuda_host_free (pg.data);
+  for (int i = 0; i < n_planes; i++) {
+    free (hmem[i]);
+    gcv_cuda_free (dmem[i]);
+  }
+  free (crgba);
+  free (cdepth);
+  free (grgba);
+}
+
+static void
+test_unpack (void)
+{
+  static const PackCase cases[] = {
+    { "RGBA side by side", GCV_DIBR_PACKED_4BYTE, 1, 0, 0, 1, 2, 0 },
+    { "BGRx top-bottom", GCV_DIBR_PACKED_4BYTE, 0, 1, 2, 1, 0, 2 },
+    { "BGRA alpha", GCV_DIBR_PACKED_4BYTE, 0, 0, 2, 1, 0, 3 },
+    { "ARGB-like offsets side by side", GCV_DIBR_PACKED_4BYTE, 1, 0, 1, 2, 3, 1 },
+    { "I420 side by side", GCV_DIBR_PACKED_I420, 1, 0, 0, 0, 0, 0 },
+    { "I420 top-bottom", GCV_DIBR_PACKED_I420, 0, 1, 0, 0, 0, 0 },
+  };
+  static const int sizes[][2] = { { 1, 1 }, { 3, 2 }, { 65, 33 }, { 333, 201 }, { 1920, 1080 } };
+  const int n_sizes = quick ? 4 : 5;
+  GcvError err = { GCV_OK, "" };
+  GcvDibrCuda *cu = gcv_dibr_cuda_new (0, 1920, 1080, stream, &err);
+
+  GCV_TEST_CHECK (cu != NULL, "unpack: new: %s", err.message);
+  if (cu == NULL)
+    return;
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    for (int k = 0; k < n_sizes; k++) {
+      /* the context's size is the virtual view's: a context per size */
+      GcvDibrCuda *c = sizes[k][0] == 1920 ? cu : gcv_dibr_cuda_new (0, sizes[k][0], sizes[k][1], stream, &err);
+      GCV_TEST_CHECK (c != NULL, "unpack: new: %s", err.message);
+      if (c == NULL)
+        continue;
+      unpack_case (c, &cases[i], sizes[k][0], sizes[k][1], i % 2 == 1);
+      if (c != cu)
+        gcv_dibr_cuda_free (c);
+    }
+
+  /* bad frames and calls */
+  {
+    uint8_t *m = NULL;
+    size_t pitch = 0;
+    GcvDibrPacked f, bad;
+    GcvDibrCamera cam;
+    GcvStatus s;
+    uint8_t out[64 * 4];
+    GcvPlane po = plane_of (out, 4, 4, 16), small = plane_of (out, 3, 4, 16);
+    GcvDibrCuda *fresh = gcv_dibr_cuda_new (0, 4, 4, stream, &err);
+
+    GCV_TEST_CHECK (fresh != NULL, "unpack errors: new: %s", err.message);
+    s = fresh ? gcv_dibr_cuda_download_colour (fresh, 0, &po, &err) : GCV_ERROR_INVALID;
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "download of a view never uploaded: %d", s);
+    GCV_TEST_CHECK (gcv_cuda_malloc_2d ((void **) &m, &pitch, 8 * 4, 4, &err) == GCV_OK, "malloc: %s", err.message);
+    memset (&f, 0, sizeof (f));
+    f.format = GCV_DIBR_PACKED_4BYTE;
+    f.planes[0] = plane_of (m, 8, 4, pitch);
+    f.width = 4;
+    f.height = 4;
+    f.depth_x = 4;
+    f.r = 0; f.g = 1; f.b = 2; f.d = 0;
+    gcv_dibr_camera_simple (4, 4, 10, 0, 0, &cam, NULL);
+    struct { const char *what; GcvDibrPacked f; } bads[8];
+    int nb = 0;
+    bad = f; bad.depth_x = 5; bads[nb].what = "depth part outside the frame"; bads[nb++].f = bad;
+    bad = f; bad.planes[0].stride = 8; bads[nb].what = "stride shorter than a row"; bads[nb++].f = bad;
+    bad = f; bad.d = 4; bads[nb].what = "depth byte 4"; bads[nb++].f = bad;
+    bad = f; bad.format = (GcvDibrPackedFormat) 7; bads[nb].what = "format 7"; bads[nb++].f = bad;
+    bad = f; bad.format = GCV_DIBR_PACKED_I420; bads[nb].what = "I420 without chroma"; bads[nb++].f = bad;
+    bad = f; bad.width = 0; bads[nb].what = "width 0"; bads[nb++].f = bad;
+    bad = f; bad.planes[0].data = NULL; bads[nb].what = "no data"; bads[nb++].f = bad;
+    bad = f; bad.depth_y = -1; bads[nb].what = "depth row -1"; bads[nb++].f = bad;
+    for (int i = 0; i < nb && fresh; i++) {
+      memset (&err, 0, sizeof (err));
+      s = gcv_dibr_cuda_unpack_view (fresh, 0, &bads[i].f, &cam, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "unpack with %s: %d", bads[i].what, s);
+      GCV_TEST_CHECK (gcv_dibr_packed_check (&bads[i].f) != NULL, "packed_check passes %s", bads[i].what);
+    }
+    if (fresh) {
+      s = gcv_dibr_cuda_unpack_view (fresh, GCV_DIBR_MAX_VIEWS, &f, &cam, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "unpack into view %d: %d", GCV_DIBR_MAX_VIEWS, s);
+      s = gcv_dibr_cuda_unpack_view (fresh, 0, &f, NULL, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "unpack without a camera: %d", s);
+      s = gcv_dibr_cuda_unpack_view (fresh, 0, NULL, &cam, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "unpack of NULL: %d", s);
+      GCV_TEST_CHECK (gcv_cuda_memset_2d (m, pitch, 7, 8 * 4, 4, stream, &err) == GCV_OK, "memset: %s", err.message);
+      s = gcv_dibr_cuda_unpack_view (fresh, 0, &f, &cam, &err);
+      GCV_TEST_CHECK (s == GCV_OK, "unpack: %s", err.message);
+      s = gcv_dibr_cuda_download_colour (fresh, 0, &small, &err);
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "download into a smaller plane: %d", s);
+      s = gcv_dibr_cuda_download_colour (fresh, 0, &po, &err);
+      GCV_TEST_CHECK (s == GCV_OK && gcv_dibr_cuda_wait (fresh, NULL, &err) == GCV_OK, "download: %s", err.message);
+      GCV_TEST_CHECK (out[0] == 7 && out[1] == 7 && out[2] == 7 && out[3] == 255 && out[16 * 3 + 12] == 7
+          && out[16 * 3 + 15] == 255, "unpacked colour of a frame of 7s: %u %u %u %u", out[0], out[1], out[2], out[3]);
+      gcv_dibr_cuda_free (fresh);
+    }
+    gcv_cuda_free (m);
+  }
+  gcv_dibr_cuda_free (cu);
+}
+
 static int
 cmp_double (const void *a, const void *b)
 {
@@ -672,6 +893,9 @@ main (void)
   test_scene ();
   printf ("scene done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
   test_stereo ();
+  printf ("stereo done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
+  test_unpack ();
+  printf ("unpack done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
   if (!quick) {
     time_case (800, 600, "paper Table 5 case");
     time_case (1920, 1080, "1080p");

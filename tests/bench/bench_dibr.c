@@ -364,9 +364,11 @@ typedef struct {
 #define MAX_ROWS 64
 static GArray *rows_arr;
 static GcvbHost host;
-/* the elements case: cudadibr (0) and cpudibr (1) */
-static GcvbResult element_rows[2];
-static gboolean element_ran[2];
+/* the elements case: cudadibr (0), cpudibr (1), cudadibr fed pinned
+ * buffers (2: as from the pool the element proposes upstream) */
+#define N_ELEMENT_ROWS 3
+static GcvbResult element_rows[N_ELEMENT_ROWS];
+static gboolean element_ran[N_ELEMENT_ROWS];
 
 static Row *
 row_new (RowKind kind, int ci, const char *what, int threads)
@@ -1087,13 +1089,14 @@ results_json (void)
     g_string_free (extra, TRUE);
   }
   g_string_append (s, "  ],\n  \"elements\": [\n");
-  for (int i = 0, first = 1; i < 2; i++) {
+  for (int i = 0, first = 1; i < N_ELEMENT_ROWS; i++) {
     if (!element_ran[i])
       continue;
     g_string_append (s, first ? "    {" : ",\n    {");
     GCVB_JKEY (s, "element"), gcvb_json_str (s, element_rows[i].impl);
-    g_string_append (s, ", \"case\": \"stereo\", \"input\": \"RGBA 3840x1080 side-by-side\", "
-        "\"output\": \"stereo-side-by-side symmetric\"");
+    g_string_append (s, i == 2 ? ", \"case\": \"stereo\", \"input\": \"RGBA 3840x1080 side-by-side, pinned buffers\""
+        : ", \"case\": \"stereo\", \"input\": \"RGBA 3840x1080 side-by-side\"");
+    g_string_append (s, ", \"output\": \"stereo-side-by-side symmetric\"");
     gcvb_json_measurement (s, &element_rows[i]);
     g_string_append (s, "}");
     first = 0;
@@ -1113,7 +1116,8 @@ results_json (void)
 static void
 bench_element (const Clip * clip, int which)
 {
-  const char *factory = which == 0 ? "cudadibr" : "cpudibr";
+  const char *factory = which == 1 ? "cpudibr" : "cudadibr";
+  const gboolean pinned = which == 2;
   const Case *c = &cases[CASE_STEREO];
   GcvbResult *r = &element_rows[which];
   int W = clip->width, H = clip->height;
@@ -1125,20 +1129,36 @@ bench_element (const Clip * clip, int which)
   GstCaps *caps;
   char buf[64];
 
-  gcvb_result_init (r, factory, "elements %s", factory);
+  gcvb_result_init (r, pinned ? "cudadibr pinned" : factory, "elements %s%s", factory, pinned ? " pinned" : "");
   element_ran[which] = TRUE;
   if (!gcvb_have_factory (factory)) {
     gcvb_result_skip (r, "element %s not found", factory);
     g_free (frames);
     return;
   }
-  if (which == 0 && !host.cuda.available) {
+  if (which != 1 && !host.cuda.available) {
     gcvb_result_skip (r, "%s", host.cuda.why);
     g_free (frames);
     return;
   }
   for (int k = 0; k < clip->n; k++) {
-    guint8 *f = frames[k] = g_malloc (stride * H);
+    guint8 *f;
+#ifdef GCVB_CUDA
+    if (pinned) {
+      GcvError err;
+      void *m = NULL;
+      if (gcv_cuda_host_alloc (&m, stride * H, &err) != GCV_OK) {
+        gcvb_result_skip (r, "pinned frames: %s", err.message);
+        while (k-- > 0)
+          gcv_cuda_host_free (frames[k]);
+        g_free (frames);
+        return;
+      }
+      frames[k] = m;
+    } else
+#endif
+      frames[k] = g_malloc (stride * H);
+    f = frames[k];
     for (int y = 0; y < H; y++) {
       memcpy (f + stride * y, clip->rgba[k] + (size_t) W * 4 * y, (size_t) W * 4);
       for (int x = 0; x < W; x++) {
@@ -1179,45 +1199,52 @@ bench_element (const Clip * clip, int which)
     SET_NUM ("dcbf-size", "%d", c->p.dcbf_size);
     SET_NUM ("sigma-spatial", "%.17g", c->p.sigma_spatial);
     SET_NUM ("sigma-color", "%.17g", c->p.sigma_color);
-    if (which == 0) {
+    if (which != 1) {
       SET_NUM ("cuda-device-id", "%d", opt.device);
       gcvb_set_prop (e, "fallback", "false");
     } else {
       gcvb_set_prop (e, "n-threads", "0");
     }
 #undef SET_NUM
-    if (gcvb_pipeline_time (pl, &fs, which == 0 ? MAX (opt.warmup, 1) : 1, which == 0 ? 100 : 5, 2, TRUE, r))
-      gcvb_element_row_done (r, which == 0);
+    if (gcvb_pipeline_time (pl, &fs, which != 1 ? MAX (opt.warmup, 1) : 1, which != 1 ? 100 : 5, 2, TRUE, r))
+      gcvb_element_row_done (r, which != 1);
     gcvb_pipeline_free (pl);
   }
-  for (int k = 0; k < clip->n; k++)
+  for (int k = 0; k < clip->n; k++) {
+#ifdef GCVB_CUDA
+    if (pinned) {
+      gcv_cuda_host_free (frames[k]);
+      continue;
+    }
+#endif
     g_free (frames[k]);
+  }
   g_free (frames);
 }
 
 static void
 print_elements (void)
 {
-  if (!element_ran[0] && !element_ran[1])
+  if (!element_ran[0] && !element_ran[1] && !element_ran[2])
     return;
-  g_print ("\n== elements: appsrc (RGBA colour | depth, 3840x1080) ! element output=stereo-side-by-side "
-      "symmetric=true ! fakesink, wall clock ==\n");
-  g_print ("%-10s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", "element", "thr", "ms/frame", "fps", "upload",
+  g_print ("\n== elements: appsrc (RGBA colour | depth, 3840x1080; application buffers, or pinned as from the "
+      "element's pool) ! element output=stereo-side-by-side symmetric=true ! fakesink, wall clock ==\n");
+  g_print ("%-16s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", "element", "thr", "ms/frame", "fps", "upload",
       "compute", "download", "total", "backend", "notes");
   g_print ("----------------------------------------------------------------------------------------------------"
       "------------------\n");
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < N_ELEMENT_ROWS; i++) {
     const GcvbResult *r = &element_rows[i];
     GcvbCells cells;
     if (!element_ran[i])
       continue;
     if (r->skipped) {
-      g_print ("%-10s %4s %10s %9s %8s %8s %8s %8s %-7s %s%s\n", r->impl, "-", r->failed ? "FAILED" : "-", "-",
+      g_print ("%-16s %4s %10s %9s %8s %8s %8s %8s %-7s %s%s\n", r->impl, "-", r->failed ? "FAILED" : "-", "-",
           "-", "-", "-", "-", "-", r->failed ? "" : "skipped: ", r->note);
       continue;
     }
     gcvb_format_cells (r, "%.3f", &cells);
-    g_print ("%-10s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", r->impl, i == 1 ? "all" : "-", cells.ms, cells.fps,
+    g_print ("%-16s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", r->impl, i == 1 ? "all" : "-", cells.ms, cells.fps,
         cells.up, cells.comp, cells.down, cells.tot, r->backend, r->note);
   }
   g_print ("stats: the element's (upload / compute / download ms a frame); target (issue 8, H100): <= %.0f ms a "
@@ -1323,8 +1350,10 @@ main (int argc, char **argv)
     if (!case_ran[CASE_STEREO])
       g_printerr ("elements (1920x1080): ray casting %d variants\n", opt.variants);
     clip_init (&clip, cases[CASE_STEREO].width, cases[CASE_STEREO].height, opt.variants);
-    if (gcvb_gpu_enabled (&opt))
+    if (gcvb_gpu_enabled (&opt)) {
       bench_element (&clip, 0);
+      bench_element (&clip, 2);
+    }
     if (!gcvb_skipped (&opt, "cpu"))
       bench_element (&clip, 1);
     clip_clear (&clip);
