@@ -1001,6 +1001,12 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   params = self->params;
   debug = self->debug;
   symmetric = self->symmetric;
+  /* virtual <-> anaglyph keeps the caps (W x H, mono), so no
+   * renegotiation brings the change to setup: take it here */
+  if (self->output != output && (self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL
+          || self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH)
+      && (output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL || output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH))
+    output = self->cur_output = self->output;
   GST_OBJECT_UNLOCK (self);
   if (!check_params (self, &params, W) || !update_camera_file (self, FALSE))
     return GST_FLOW_ERROR;

@@ -256,7 +256,8 @@ GST_END_TEST;
 /* The right half of a pair is the virtual output; the left the source
  * (symmetric=false); the anaglyph's red comes from the left view, green
  * and blue from the right, also symmetric; the symmetric pair differs
- * from the source on the left and matches output=virtual on the right. */
+ * from the source on the left and matches output=virtual on the right;
+ * output virtual <-> anaglyph (the same caps) changes while playing. */
 GST_START_TEST (test_stereo_anaglyph_symmetric)
 {
   Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA);
@@ -291,6 +292,19 @@ GST_START_TEST (test_stereo_anaglyph_symmetric)
       fail_unless (left_diff > SW * SH / 10, "symmetric: the left view is the source");
     else
       fail_unless (left_diff == 0, "left view is not the source (%ld samples differ)", left_diff);
+    /* virtual -> anaglyph -> virtual while playing: the caps stay, the
+     * output changes at the next frame */
+    {
+      Img *a2, *v2;
+      g_object_set (cv.e, "output", 3, NULL);
+      a2 = ctx_process (&cv, in, LAYOUT_DEFAULT);
+      assert_img_equal (a2, a, "output changed to anaglyph while playing");
+      g_object_set (cv.e, "output", 0, NULL);
+      v2 = ctx_process (&cv, in, LAYOUT_DEFAULT);
+      assert_img_equal (v2, v, "output changed back to virtual while playing");
+      img_free (a2);
+      img_free (v2);
+    }
     img_free (v);
     img_free (s);
     img_free (a);
