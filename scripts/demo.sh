@@ -15,6 +15,9 @@
 #                           (build/tests/dibr-scene-test: textured planes from the photos)
 #   out/scene-anaglyph.png  cudadibr: a red-cyan anaglyph synthesized from it
 #   out/scene-stereo.png    cudadibr: a side-by-side stereo pair synthesized from it
+#   out/aloe-right.png      cudadibr: the right view of a real stereo pair (tests/data/aloe*)
+#                           synthesized from the left photograph and its disparity
+#   out/aloe-anaglyph.png   cudadibr: its red-cyan anaglyph
 # On a machine with an NVIDIA GPU the CUDA kernels run; without one the
 # element falls back to the CPU implementation (and says so).
 set -euo pipefail
@@ -80,6 +83,18 @@ for out in "anaglyph:output=anaglyph symmetric=true" "stereo:output=stereo-side-
     ! videoconvert ! pngenc ! filesink location="out/scene-${out%%:*}.png"
 done
 
+# a real stereo pair (tests/data/aloe*): the left photograph | its
+# disparity is the 2D+Z input; the right view is synthesized (compare with
+# tests/data/aloeR.jpg, the real one: docs/dibr.md)
+for out in "right:output=virtual" "anaglyph:output=anaglyph"; do
+  # shellcheck disable=SC2086
+  gst-launch-1.0 -q compositor name=mix sink_1::xpos=1282 ! video/x-raw,format=RGBA,width=2564,height=1110 \
+    ! cudadibr layout=side-by-side zero-is-unknown=true focal-length=255 baseline=1 z-near=1 z-far=1e9 convergence=0 \
+      ${out#*:} ! videoconvert ! pngenc ! filesink location="out/aloe-${out%%:*}.png" \
+    filesrc location=tests/data/aloeL.jpg ! jpegdec ! videoconvert ! mix.sink_0 \
+    filesrc location=tests/data/aloeGT.png ! pngdec ! videoconvert ! mix.sink_1
+done
+
 echo "demo: cudacanny, cudabsplinescale, cudaconv3d, cudaseamcarve, cudamotionest, cudavcm and cudadibr ran on $backend"
 echo "demo: wrote out/coffee-edges.png (edge map), out/coffee-overlay.png (edges painted on the photo)"
 echo "      out/coffee-x3.png (the photo enlarged 3x with the cubic B-spline)"
@@ -87,4 +102,5 @@ echo "      out/ball-trail.png (a moving ball smoothed in space and time: its tr
 echo "      out/cat-carved.png, out/cat-seams.png (seam carving to 75% width, and its seams)"
 echo "      out/walkers-motion.png, out/walkers-vectors.jsonl (motion vectors of real video)"
 echo "      out/walkers-vcm.png, out/walkers-points.jsonl (tracked points of the same video)"
-echo "      and out/scene-2dz.png -> out/scene-anaglyph.png, out/scene-stereo.png (views synthesized from 2D+Z)"
+echo "      out/scene-2dz.png -> out/scene-anaglyph.png, out/scene-stereo.png (views synthesized from 2D+Z)"
+echo "      and out/aloe-right.png, out/aloe-anaglyph.png (the right view of a real stereo pair, synthesized)"

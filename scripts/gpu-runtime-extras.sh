@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Adds to a runtime packed by ../shared/gpu-host/pack-runtime.sh (default
 # .gpu-runtime) what this project's tests and benchmarks need beyond it: the
-# PNG and multifile (multifilesrc: PNG sequences) GStreamer plugins, and every shared library the given binaries load that
+# PNG, JPEG (jpegdec: the stereo pair of elements-dibr-stereo-pair) and
+# multifile (multifilesrc: PNG sequences) GStreamer plugins, and every shared library the given binaries load that
 # the runtime lacks (libpng, OpenCV core/imgproc for the benchmark peer,
 # liblqr-1.so.0 for bench-seamcarve's peer, ...).
 #
@@ -19,8 +20,8 @@ libdir="$rt/root/usr/lib/x86_64-linux-gnu"
 plugdir="$libdir/gstreamer-1.0"
 [ -d "$plugdir" ] || { echo "no packed runtime at $rt (run ../shared/gpu-host/pack-runtime.sh)" >&2; exit 1; }
 gstdir=$(pkg-config --variable=pluginsdir gstreamer-1.0)
-cp -f "$gstdir/libgstpng.so" "$gstdir/libgstmultifile.so" "$plugdir/"
-for f in "${bins[@]}" "$plugdir/libgstpng.so" "$plugdir/libgstmultifile.so"; do
+cp -f "$gstdir/libgstpng.so" "$gstdir/libgstjpeg.so" "$gstdir/libgstmultifile.so" "$plugdir/"
+for f in "${bins[@]}" "$plugdir/libgstpng.so" "$plugdir/libgstjpeg.so" "$plugdir/libgstmultifile.so"; do
   ldd "$f" | awk '/=> \// { print $3 }'
 done | sort -u | while read -r lib; do
   base=$(basename "$lib")
