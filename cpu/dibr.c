@@ -84,7 +84,8 @@ gcv_dibr_packed_check (const GcvDibrPacked * p)
   w = p->width;
   h = p->height;
   p0 = &p->planes[0];
-  if (p->format != GCV_DIBR_PACKED_4BYTE && p->format != GCV_DIBR_PACKED_I420) {
+  if (p->format != GCV_DIBR_PACKED_4BYTE && p->format != GCV_DIBR_PACKED_I420
+      && p->format != GCV_DIBR_PACKED_RGBA64) {
     snprintf (msg, sizeof (msg), "packed frame: unknown format %d", (int) p->format);
     return msg;
   }
@@ -95,14 +96,15 @@ gcv_dibr_packed_check (const GcvDibrPacked * p)
   }
   if (!p0->data || p0->width < w || p0->height < h || p0->width < p->depth_x + w
       || p0->height < p->depth_y + h
-      || p0->stride < (size_t) p0->width * (p->format == GCV_DIBR_PACKED_4BYTE ? 4 : 1)) {
+      || p0->stride < (size_t) p0->width * (p->format == GCV_DIBR_PACKED_4BYTE ? 4
+          : p->format == GCV_DIBR_PACKED_RGBA64 ? 8 : 1)) {
     snprintf (msg, sizeof (msg), "packed frame: plane 0 of %dx%d (stride %zu) does not hold a %dx%d colour "
         "part and a depth part at %d, %d", p0->width, p0->height, p0->stride, w, h, p->depth_x, p->depth_y);
     return msg;
   }
-  if (p->format == GCV_DIBR_PACKED_4BYTE) {
+  if (p->format != GCV_DIBR_PACKED_I420) {
     if (p->r < 0 || p->r > 3 || p->g < 0 || p->g > 3 || p->b < 0 || p->b > 3 || p->d < 0 || p->d > 3) {
-      snprintf (msg, sizeof (msg), "packed frame: byte offsets r %d g %d b %d depth %d must be 0 .. 3", p->r,
+      snprintf (msg, sizeof (msg), "packed frame: offsets r %d g %d b %d depth %d must be 0 .. 3", p->r,
           p->g, p->b, p->d);
       return msg;
     }

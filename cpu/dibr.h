@@ -347,16 +347,24 @@ typedef struct {
 } GcvDibrView;
 
 /* ---- Packed 2D+Z frames (the elements' layouts) -------------------------
- * One view's colour and 8-bit depth in one frame, as the elements receive
- * it: 4-byte pixels (RGBA, BGRA, RGBx, BGRx, ...) with the depth in one
- * byte of the pixels of the depth part (side by side or top and bottom:
- * a grey picture's R byte; alpha layout: the colour pixels' own A byte,
- * depth part at 0, 0), or I420 with the depth in the luma of the depth
- * part.  The colour part starts at pixel 0, 0.  Unpacking (both backends
- * the same integers, gcv_dibr_unpack_pixel()) gives the view's RGBA plane
- * (A = 255) and its GRAY8 depth plane:
- *   4-byte: R, G, B = the bytes r, g, b of pixel (x, y) of plane 0;
+ * One view's colour and depth in one frame, as the elements receive it:
+ *  - 4BYTE: pixels of 4 bytes (RGBA, BGRA, RGBx, BGRx, ...), 8-bit depth
+ *    in one byte of the pixels of the depth part (side by side or top and
+ *    bottom: a grey picture's R byte; alpha layout: the colour pixels' own
+ *    A byte, depth part at 0, 0);
+ *  - RGBA64: pixels of 4 16-bit little-endian samples (RGBA64_LE,
+ *    BGRA64_LE), 16-bit depth in one sample of the depth part likewise,
+ *    the colour's high bytes (sample >> 8, as videoconvert reduces 16 bits
+ *    to 8);
+ *  - I420: 8-bit depth in the luma of the depth part.
+ * The colour part starts at pixel 0, 0.  Unpacking (both backends the
+ * same integers, gcv_dibr_unpack_pixel()) gives the view's RGBA plane
+ * (A = 255) and its depth plane, GRAY8, or GRAY16 (native endian) for
+ * RGBA64 (gcv_dibr_packed_depth_bits()):
+ *   4BYTE:  R, G, B = the bytes r, g, b of pixel (x, y) of plane 0;
  *           depth = byte d of pixel (x + depth_x, y + depth_y).
+ *   RGBA64: R, G, B = the high bytes of the samples r, g, b of pixel
+ *           (x, y); depth = sample d of pixel (x + depth_x, y + depth_y).
  *   I420:   BT.601 limited range (the inverse of videoconvert's default),
  *           with Y at (x, y), U, V at (x / 2, y / 2), c = 298 (Y - 16) + 128:
  *           R = clamp ((c + 409 (V - 128)) >> 8),
@@ -365,20 +373,29 @@ typedef struct {
  *           clamp to 0 .. 255); depth = Y at (x + depth_x, y + depth_y). */
 typedef enum {
   GCV_DIBR_PACKED_4BYTE = 0,
-  GCV_DIBR_PACKED_I420 = 1
+  GCV_DIBR_PACKED_I420 = 1,
+  GCV_DIBR_PACKED_RGBA64 = 2
 } GcvDibrPackedFormat;
 
 typedef struct {
   GcvDibrPackedFormat format;
-  GcvPlane planes[3];           /* 4BYTE: [0] the frame; I420: Y, U, V (width, height in samples) */
+  GcvPlane planes[3];           /* 4BYTE, RGBA64: [0] the frame; I420: Y, U, V (width, height in samples) */
   int width, height;            /* the view: the colour part */
   int depth_x, depth_y;         /* where the depth part starts in plane 0, pixels */
-  int r, g, b, d;               /* 4BYTE: byte offsets (0 .. 3) of R, G, B and of the depth */
+  int r, g, b, d;               /* 4BYTE: byte offsets (0 .. 3) of R, G, B and of the depth in a pixel;
+                                 * RGBA64: sample indices (0 .. 3) */
 } GcvDibrPacked;
 
 /* NULL when `p` describes a usable frame (planes large enough for both
  * parts, offsets in range), else what is wrong (a thread-local buffer). */
 const char *gcv_dibr_packed_check (const GcvDibrPacked * p);
+
+/* 16 for RGBA64 frames, else 8: the unpacked depth plane's bits. */
+GCV_DIBR_FN int
+gcv_dibr_packed_depth_bits (const GcvDibrPacked * p)
+{
+  return p->format == GCV_DIBR_PACKED_RGBA64 ? 16 : 8;
+}
 
 GCV_DIBR_FN uint8_t
 gcv_dibr_clamp_u8 (int v)
@@ -386,9 +403,9 @@ gcv_dibr_clamp_u8 (int v)
   return (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-/* Pixel (x, y) of the view: rgba[0 .. 3] and *depth. */
+/* Pixel (x, y) of the view: rgba[0 .. 3] and *depth (8 or 16 bits). */
 GCV_DIBR_FN void
-gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, uint8_t * depth)
+gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, unsigned *depth)
 {
   const uint8_t *p0 = (const uint8_t *) p->planes[0].data;
   const size_t s0 = p->planes[0].stride;
@@ -401,6 +418,14 @@ gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, ui
     rgba[1] = gcv_dibr_clamp_u8 ((c - 100 * u - 208 * v) >> 8);
     rgba[2] = gcv_dibr_clamp_u8 ((c + 516 * u) >> 8);
     *depth = p0[s0 * (y + p->depth_y) + (x + p->depth_x)];
+  } else if (p->format == GCV_DIBR_PACKED_RGBA64) {
+    /* little-endian samples: the high byte is the second of each pair */
+    const uint8_t *px = p0 + s0 * y + (size_t) x * 8;
+    const uint8_t *dp = p0 + s0 * (y + p->depth_y) + (size_t) (x + p->depth_x) * 8 + 2 * p->d;
+    rgba[0] = px[2 * p->r + 1];
+    rgba[1] = px[2 * p->g + 1];
+    rgba[2] = px[2 * p->b + 1];
+    *depth = (unsigned) dp[0] | (unsigned) dp[1] << 8;
   } else {
     const uint8_t *px = p0 + s0 * y + (size_t) x * 4;
     rgba[0] = px[p->r];
@@ -480,8 +505,8 @@ GcvStatus gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, c
     int n_threads, GcvDibrTimes * times, GcvError * err);
 void gcv_dibr_cpu_free (GcvDibrCpu * ctx);
 /* Unpacks a packed frame (host planes) into the view's RGBA (A = 255) and
- * GRAY8 depth planes (frame->width x frame->height); n_threads 0 = up to 4
- * of the cores. */
+ * depth planes (frame->width x frame->height; depth GRAY8, or GRAY16 for
+ * RGBA64 frames); n_threads 0 = up to 4 of the cores. */
 GcvStatus gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads,
     GcvError * err);
 
@@ -502,8 +527,8 @@ GcvStatus gcv_dibr_cuda_upload_view (GcvDibrCuda * ctx, int index, const GcvDibr
 /* Queues the unpacking of a packed frame whose planes are in device memory
  * of the context's device (written by work queued on the context's stream
  * before, or complete) into view `index` (as an upload of that view with
- * `camera`: RGBA with A = 255, 8-bit depth).  The frame's memory must stay
- * until _wait. */
+ * `camera`: RGBA with A = 255, depth of gcv_dibr_packed_depth_bits()).
+ * The frame's memory must stay until _wait. */
 GcvStatus gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * frame,
     const GcvDibrCamera * camera, GcvError * err);
 /* Queues the download of view `index`'s colour, as uploaded or unpacked

@@ -605,17 +605,18 @@ GcvStatus
 gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads, GcvError * err)
 {
   const char *bad = gcv_dibr_packed_check (frame);
-  int nt = threads_of (n_threads), y;
+  int nt = threads_of (n_threads), y, bytes;
 
   if (bad) {
     gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %s", bad);
     return GCV_ERROR_INVALID;
   }
+  bytes = gcv_dibr_packed_depth_bits (frame) / 8;
   if (!rgba || !rgba->data || !depth || !depth->data || rgba->width != frame->width
       || rgba->height != frame->height || depth->width != frame->width || depth->height != frame->height
-      || rgba->stride < (size_t) frame->width * 4 || depth->stride < (size_t) frame->width) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: unpacking needs a %dx%d RGBA and a %dx%d GRAY8 plane",
-        frame->width, frame->height, frame->width, frame->height);
+      || rgba->stride < (size_t) frame->width * 4 || depth->stride < (size_t) frame->width * bytes) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: unpacking needs a %dx%d RGBA and a %dx%d GRAY%d plane",
+        frame->width, frame->height, frame->width, frame->height, 8 * bytes);
     return GCV_ERROR_INVALID;
   }
   /* rows to threads; a few threads are enough for a memory-bound copy */
@@ -624,8 +625,14 @@ gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth,
   for (y = 0; y < frame->height; y++) {
     uint8_t *o = (uint8_t *) rgba->data + rgba->stride * y;
     uint8_t *d = (uint8_t *) depth->data + depth->stride * y;
-    for (int x = 0; x < frame->width; x++)
-      gcv_dibr_unpack_pixel (frame, x, y, o + 4 * x, d + x);
+    for (int x = 0; x < frame->width; x++) {
+      unsigned v;
+      gcv_dibr_unpack_pixel (frame, x, y, o + 4 * x, &v);
+      if (bytes == 2)
+        ((uint16_t *) d)[x] = (uint16_t) v;
+      else
+        d[x] = (uint8_t) v;
+    }
   }
   return GCV_OK;
 }

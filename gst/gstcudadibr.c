@@ -33,16 +33,18 @@
  *
  * Input (layout): side-by-side (colour in the left half, depth in the
  * right half: a 2W x H frame gives W x H views), top-bottom (colour above,
- * depth below: W x 2H) or alpha (RGBA / BGRA with the depth in the alpha
- * channel).  Colour formats RGBA, BGRA, RGBx, BGRx and, with side-by-side
- * or top-bottom, I420 (the depth half's luma is the depth; the colour half
- * is converted from BT.601 limited range).  In the RGB formats the depth
- * half's red component is the depth (grey depth maps have R = G = B).  The
- * depth is 8-bit: 255 is the nearest, at z-near, 0 the farthest, at z-far,
- * 1/Z linear in between (1/Z = v/255 (1/z-near - 1/z-far) + 1/z-far); with
- * zero-is-unknown=true the value 0 means "no depth here" and is filled by
- * the clean-up.  16-bit depth (GRAY16 planes) is supported by the
- * libraries but not by this element's packed layouts.
+ * depth below: W x 2H) or alpha (the depth in the alpha channel).  Colour
+ * formats RGBA, BGRA, RGBx, BGRx, with side-by-side or top-bottom I420
+ * (the depth half's luma is the depth; the colour half is converted from
+ * BT.601 limited range), and for 16-bit depth RGBA64_LE and BGRA64_LE
+ * (every layout; the colour is reduced to 8 bits).  In the RGB formats
+ * the depth half's red component is the depth (grey depth maps have R =
+ * G = B: a GRAY16_LE depth plane through videoconvert or compositor).  The
+ * depth value v is 8-bit (vmax 255) or, in the 16-bit formats, 16-bit
+ * (vmax 65535): vmax is the nearest, at z-near, 0 the farthest, at z-far,
+ * 1/Z linear in between (1/Z = v/vmax (1/z-near - 1/z-far) + 1/z-far);
+ * with zero-is-unknown=true the value 0 means "no depth here" and is
+ * filled by the clean-up.
  *
  * Cameras.  Simple mode: the source camera has focal-length pixels
  * (0 = the colour width, about 53 degrees horizontally) and its principal
@@ -66,7 +68,8 @@
  * multiview-flags none), so GStreamer's 3-D elements (glviewconvert,
  * gl3dvideomixer ...) understand the stereo outputs.  The output format
  * is the input's, except that I420 input gives RGBA output (the
- * synthesized pixels are RGB; converting back would lose colour twice).
+ * synthesized pixels are RGB; converting back would lose colour twice)
+ * and RGBA64_LE / BGRA64_LE give RGBA / BGRA.
  * Alpha (RGBA / BGRA) is 255 in the output.  debug-output=depth shows
  * each synthesized view's depth in the input's depth coding as grey
  * (near = white); debug-output=holes paints the disocclusion holes
@@ -144,7 +147,7 @@ enum
 
 #define MAX_DIM 32767
 
-#define SINK_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx, I420 }, " \
+#define SINK_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx, I420, RGBA64_LE, BGRA64_LE }, " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
 #define SRC_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx }, " \
   "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
@@ -268,7 +271,8 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
           GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, DEFAULT_PROP_LAYOUT, rw));
   g_object_class_install_property (gobject_class, PROP_Z_NEAR,
       g_param_spec_double ("z-near", "Z near",
-          "Metric depth of the depth value 255 (the nearest); must be smaller than z-far",
+          "Metric depth of the largest depth value (255, or 65535 in the 16-bit formats: the nearest); "
+          "must be smaller than z-far",
           1e-9, 1e9, DEFAULT_PROP_Z_NEAR, rw));
   g_object_class_install_property (gobject_class, PROP_Z_FAR,
       g_param_spec_double ("z-far", "Z far",
@@ -604,6 +608,11 @@ gst_cuda_video_dibr_start (GstBaseTransform * trans)
 static const gchar *
 out_format_of (const gchar * in, GstCudaVideoDibrLayout layout)
 {
+  /* 16-bit samples (16-bit depth): 8-bit colour out */
+  if (!g_strcmp0 (in, "RGBA64_LE"))
+    return "RGBA";
+  if (!g_strcmp0 (in, "BGRA64_LE"))
+    return "BGRA";
   if (layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA)
     return !g_strcmp0 (in, "RGBA") || !g_strcmp0 (in, "BGRA") ? in : NULL;
   if (!g_strcmp0 (in, "I420"))
@@ -618,7 +627,7 @@ out_format_of (const gchar * in, GstCudaVideoDibrLayout layout)
 static void
 map_format (const gchar * f, GstPadDirection direction, GstCudaVideoDibrLayout layout, GValue * list)
 {
-  static const gchar *const all[] = { "RGBA", "BGRA", "RGBx", "BGRx", "I420" };
+  static const gchar *const all[] = { "RGBA", "BGRA", "RGBx", "BGRx", "I420", "RGBA64_LE", "BGRA64_LE" };
   GValue v = G_VALUE_INIT;
   guint i;
 
@@ -811,7 +820,7 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
   self->height = H;
   n = (gsize) W * H;
   self->colour = g_try_malloc (4 * n);
-  self->depth = g_try_malloc (n);
+  self->depth = g_try_malloc (2 * n);      /* 8- or 16-bit */
   for (k = 0; k < 2; k++) {
     self->eye[k] = g_try_malloc (4 * n);
     self->holes[k] = g_try_malloc (n);
@@ -840,8 +849,9 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
       gint comp = gst_cuda_video_filter_plane_component (in, k);
       gint cw = GST_VIDEO_INFO_COMP_WIDTH (in, comp), ch = GST_VIDEO_INFO_COMP_HEIGHT (in, comp);
 
-      if (!gst_cuda_video_filter_device_alloc (filter, (gsize) cw * GST_VIDEO_INFO_COMP_PSTRIDE (in, comp),
-              ch, &self->dev_in[k], cw, error))
+      self->dev_in_row_bytes[k] = (gsize) cw * GST_VIDEO_INFO_COMP_PSTRIDE (in, comp);
+      if (!gst_cuda_video_filter_device_alloc (filter, self->dev_in_row_bytes[k], ch, &self->dev_in[k], cw,
+              error))
         return FALSE;
     }
     return TRUE;
@@ -885,7 +895,7 @@ static void
 packed_frame (GstCudaVideoDibr * self, const GstVideoInfo * info, const GcvPlane * planes,
     GcvDibrPacked * p)
 {
-  gint W = self->width, H = self->height, k;
+  gint W = self->width, H = self->height, k, sample;
 
   memset (p, 0, sizeof (*p));
   for (k = 0; k < (gint) GST_VIDEO_INFO_N_PLANES (info) && k < 3; k++)
@@ -898,13 +908,15 @@ packed_frame (GstCudaVideoDibr * self, const GstVideoInfo * info, const GcvPlane
     p->format = GCV_DIBR_PACKED_I420;
     return;
   }
-  p->format = GCV_DIBR_PACKED_4BYTE;
-  p->r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
-  p->g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
-  p->b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
-  /* side by side, top and bottom: a grey picture's R byte */
+  /* RGBA64_LE, BGRA64_LE: offsets of 2-byte samples */
+  sample = GST_VIDEO_INFO_COMP_PSTRIDE (info, GST_VIDEO_COMP_R) / 4;
+  p->format = sample == 2 ? GCV_DIBR_PACKED_RGBA64 : GCV_DIBR_PACKED_4BYTE;
+  p->r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R) / sample;
+  p->g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G) / sample;
+  p->b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B) / sample;
+  /* side by side, top and bottom: a grey picture's R */
   p->d = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA ?
-      (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : p->r;
+      (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) / sample : p->r;
 }
 
 /* One eye of the output: where its RGBA goes, and what else it needs. */
@@ -1081,7 +1093,7 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
      * split into colour and depth on the GPU */
     for (p = 0; p < self->n_dev_in; p++)
       if (!gst_cuda_video_filter_upload (filter, planes[p].data, planes[p].stride, &self->dev_in[p],
-              (gsize) self->dev_in[p].width * (packed.format == GCV_DIBR_PACKED_4BYTE ? 4 : 1), &error))
+              self->dev_in_row_bytes[p], &error))
         return gst_cuda_video_filter_post_error (filter, "Uploading the frame", error);
     gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
     packed_frame (self, &in_frame->info, self->dev_in, &dev);
@@ -1102,15 +1114,16 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   } else
 #endif
   {
+    gint bits = gcv_dibr_packed_depth_bits (&packed);
     GcvPlane colour = { self->colour, W, H, (gsize) W * 4 };
-    GcvPlane depth = { self->depth, W, H, (gsize) W };
+    GcvPlane depth = { self->depth, W, H, (gsize) W * (bits / 8) };
     gint nt = gst_cuda_video_filter_get_n_threads (filter);
 
     if (gcv_dibr_unpack (&packed, &colour, &depth, nt, &err) != GCV_OK)
       return backend_failed (self, "Unpacking the frame", &err);
     view.rgba = colour;
     view.depth = depth;
-    view.depth_bits = 8;
+    view.depth_bits = bits;
     for (k = 0; k < n_eyes; k++) {
       Eye *e = &eyes[k];
       if (e->render) {

@@ -98,8 +98,8 @@ struct _GstCudaVideoDibr
   gint width, height;           /* the colour (and every view) size */
   gboolean file_loaded;         /* cameras below valid */
   GcvDibrCamera file_src, file_virt;
-  /* scratch, W x H each: the source colour as RGBA, its depth, two eyes'
-   * RGBA, their depth (F32) and hole masks */
+  /* scratch, W x H each: the source colour as RGBA, its depth (8 or 16
+   * bits), two eyes' RGBA, their depth (F32) and hole masks */
   guint8 *colour, *depth, *eye[2], *holes[2];
   gfloat *zbuf[2];
   GcvDibrCpu *cpu;
@@ -107,6 +107,7 @@ struct _GstCudaVideoDibr
   /* CUDA: device copies of the input frame's planes (the base class frees
    * them), unpacked into the view on the GPU */
   GcvPlane dev_in[3];
+  gsize dev_in_row_bytes[3];
   guint n_dev_in;
 };
 

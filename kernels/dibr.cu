@@ -22,7 +22,7 @@
  *
  *  - unpacking (the elements' packed frames, already on the device):
  *    k_unpack, a thread per view pixel, the header's integer unpacking
- *    into the view's RGBA and 8-bit depth;
+ *    into the view's RGBA and 8- or 16-bit depth;
  *  - stage 1, per view: k_median (16 x 16 threads, the window's tile of
  *    the depth plane in shared memory as int, -1 for unknown and outside
  *    the frame; the lower median by a radix select over the value bits,
@@ -412,20 +412,23 @@ k_fill (FillArgs a)
 
 /* A thread per view pixel: the header's unpacking (gcv_dibr_unpack_pixel)
  * from the packed frame in device memory into the view's RGBA (uchar4
- * stores, coalesced) and GRAY8 depth.  Reads one 4-byte colour pixel and
- * one byte of the depth part (4-byte formats), or Y, U, V and a depth
- * luma byte (I420): memory-bound, a few microseconds at 1080p. */
+ * stores, coalesced) and depth (Depth: uint8_t, or uint16_t for RGBA64
+ * frames).  Reads one colour pixel and one sample of the depth part
+ * (4-byte and 8-byte formats), or Y, U, V and a depth luma byte (I420):
+ * memory-bound, a few microseconds at 1080p. */
+template <typename Depth>
 __global__ void
-k_unpack (GcvDibrPacked f, uint8_t *__restrict__ rgba, uint8_t *__restrict__ depth)
+k_unpack (GcvDibrPacked f, uint8_t *__restrict__ rgba, Depth *__restrict__ depth)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= f.width || y >= f.height)
     return;
-  uint8_t c[4], d;
+  uint8_t c[4];
+  unsigned d;
   gcv_dibr_unpack_pixel (&f, x, y, c, &d);
   const size_t p = (size_t) y * f.width + x;
   ((uchar4 *) rgba)[p] = make_uchar4 (c[0], c[1], c[2], c[3]);
-  depth[p] = d;
+  depth[p] = (Depth) d;
 }
 
 dim3
@@ -858,11 +861,15 @@ gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * f
   if ((st = view_memory (ctx, v, (size_t) w * h, err)) != GCV_OK)
     return st;
   const dim3 block (32, 8);
-  k_unpack<<<grid_of (w, h, block), block, 0, ctx->stream>>> (*frame, v->rgba, v->depth);
+  const int bits = gcv_dibr_packed_depth_bits (frame);
+  if (bits == 16)
+    k_unpack<<<grid_of (w, h, block), block, 0, ctx->stream>>> (*frame, v->rgba, (uint16_t *) v->depth);
+  else
+    k_unpack<<<grid_of (w, h, block), block, 0, ctx->stream>>> (*frame, v->rgba, v->depth);
   GCV_CUDA_LAUNCHED (err, "dibr: k_unpack");
   v->w = w;
   v->h = h;
-  v->bits = 8;
+  v->bits = bits;
   v->camera = *camera;
   v->uploaded = 1;
   GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, ctx->stream), err, "dibr: cudaEventRecord");

@@ -169,10 +169,12 @@ if [[ " $SMOKE " == *" vcm "* ]]; then
 fi
 if [[ " $SMOKE " == *" dibr "* ]]; then
   # integer / fixed-order float contract: identical frames; moving test
-  # video stands in for colour and depth (any 8-bit values are a depth)
+  # video stands in for colour and depth (any 8- or 16-bit values are a
+  # depth)
   ELEMENT=dibr
   for io in "layout=side-by-side:RGBA,width=1280,height=480" "layout=side-by-side:BGRx,width=1282,height=481" \
-      "layout=top-bottom:I420,width=640,height=960" "layout=alpha:RGBA,width=641,height=480"; do
+      "layout=top-bottom:I420,width=640,height=960" "layout=alpha:RGBA,width=641,height=480" \
+      "layout=side-by-side:RGBA64_LE,width=1280,height=480" "layout=alpha:BGRA64_LE,width=641,height=480"; do
     for p in "output=virtual" "output=stereo-side-by-side symmetric=true zero-is-unknown=true" \
         "output=stereo-top-bottom baseline=0.5 median-size=1 dcbf-size=31" "output=anaglyph symmetric=true" \
         "debug-output=holes" "debug-output=depth convergence=0"; do

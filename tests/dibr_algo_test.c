@@ -1072,24 +1072,25 @@ test_unpack (void)
 
   for (int si = 0; si < 5; si++)
     for (int layout = 0; layout < 3; layout++)      /* side by side, top-bottom, in the colour pixels */
-      for (int fmt = 0; fmt < 5; fmt++) {          /* 4 byte orders, I420 */
-        const int w = sizes[si][0], h = sizes[si][1], i420 = fmt == 4;
+      for (int fmt = 0; fmt < 7; fmt++) {          /* 4 byte orders, I420, 2 orders of 16-bit samples */
+        const int w = sizes[si][0], h = sizes[si][1], i420 = fmt == 4, wide = fmt >= 5;
         if (i420 && layout == 2)
           continue;
-        const int fw = layout == 0 ? 2 * w : w, fh = layout == 1 ? 2 * h : h, bpp = i420 ? 1 : 4;
+        const int fw = layout == 0 ? 2 * w : w, fh = layout == 1 ? 2 * h : h, bpp = i420 ? 1 : wide ? 8 : 4;
+        const int *o4 = offs[wide ? fmt - 5 : fmt < 4 ? fmt : 0];
         GcvDibrPacked f;
         uint8_t *mem[3] = { NULL, NULL, NULL };
         memset (&f, 0, sizeof (f));
-        f.format = i420 ? GCV_DIBR_PACKED_I420 : GCV_DIBR_PACKED_4BYTE;
+        f.format = i420 ? GCV_DIBR_PACKED_I420 : wide ? GCV_DIBR_PACKED_RGBA64 : GCV_DIBR_PACKED_4BYTE;
         f.width = w;
         f.height = h;
         f.depth_x = layout == 0 ? w : 0;
         f.depth_y = layout == 1 ? h : 0;
         if (!i420) {
-          f.r = offs[fmt][0];
-          f.g = offs[fmt][1];
-          f.b = offs[fmt][2];
-          f.d = layout == 2 ? offs[fmt][3] == 0 ? 3 : offs[fmt][3] : offs[fmt][3];
+          f.r = o4[0];
+          f.g = o4[1];
+          f.b = o4[2];
+          f.d = layout == 2 ? o4[3] == 0 ? 3 : o4[3] : o4[3];
         }
         for (int i = 0; i < (i420 ? 3 : 1); i++) {
           const int pw = i ? (fw + 1) / 2 : fw, ph = i ? (fh + 1) / 2 : fh;
@@ -1101,18 +1102,29 @@ test_unpack (void)
         }
         GCV_TEST_CHECK (gcv_dibr_packed_check (&f) == NULL, "unpack: a good frame refused: %s",
             gcv_dibr_packed_check (&f));
+        GCV_TEST_CHECK (gcv_dibr_packed_depth_bits (&f) == (wide ? 16 : 8), "unpack: depth bits");
         for (int nt = 1; nt <= 4; nt += 3) {
-          uint8_t *rgba = (uint8_t *) gcv_test_malloc ((size_t) w * 4 * h), *dep = (uint8_t *) gcv_test_malloc ((size_t) w * h);
-          GcvPlane pr = plane_of (rgba, w, h, (size_t) w * 4), pd = plane_of (dep, w, h, w);
+          const int db = wide ? 2 : 1;
+          uint8_t *rgba = (uint8_t *) gcv_test_malloc ((size_t) w * 4 * h);
+          uint8_t *dep = (uint8_t *) gcv_test_malloc ((size_t) w * h * db);
+          GcvPlane pr = plane_of (rgba, w, h, (size_t) w * 4), pd = plane_of (dep, w, h, (size_t) w * db);
           GcvError err = { GCV_OK, "" };
           long bad = 0;
           GCV_TEST_CHECK (gcv_dibr_unpack (&f, &pr, &pd, nt, &err) == GCV_OK, "unpack: %s", err.message);
           for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
-              uint8_t want[4], wd;
+              uint8_t want[4];
+              unsigned wd, got;
               const uint8_t *p0 = mem[0];
               const size_t s0 = f.planes[0].stride;
-              if (i420) {
+              if (wide) {
+                /* little-endian 16-bit samples: colour the high bytes */
+                const uint8_t *px = p0 + s0 * y + 8 * x, *dp = p0 + s0 * (y + f.depth_y) + 8 * (x + f.depth_x);
+                want[0] = px[2 * f.r + 1];
+                want[1] = px[2 * f.g + 1];
+                want[2] = px[2 * f.b + 1];
+                wd = dp[2 * f.d] + 256u * dp[2 * f.d + 1];
+              } else if (i420) {
                 ref_i420 (p0[s0 * y + x], mem[1][f.planes[1].stride * (y / 2) + x / 2],
                     mem[2][f.planes[2].stride * (y / 2) + x / 2], want);
                 wd = p0[s0 * (y + f.depth_y) + x + f.depth_x];
@@ -1123,7 +1135,8 @@ test_unpack (void)
                 wd = p0[s0 * (y + f.depth_y) + 4 * (x + f.depth_x) + f.d];
               }
               want[3] = 255;
-              bad += memcmp (rgba + (size_t) w * 4 * y + 4 * x, want, 4) != 0 || dep[(size_t) w * y + x] != wd;
+              got = wide ? ((const uint16_t *) dep)[(size_t) w * y + x] : dep[(size_t) w * y + x];
+              bad += memcmp (rgba + (size_t) w * 4 * y + 4 * x, want, 4) != 0 || got != wd;
               checked++;
             }
           GCV_TEST_CHECK (bad == 0, "unpack %dx%d layout %d format %d, %d threads: %ld pixels differ from the "
@@ -1137,7 +1150,7 @@ test_unpack (void)
           GcvDibrPacked b = f;
           GcvError err = { GCV_OK, "" };
           uint8_t one[4 * 4];
-          GcvPlane p1 = plane_of (one, 1, 1, 4), p1d = plane_of (one, 1, 1, 1);
+          GcvPlane p1 = plane_of (one, 1, 1, 4), p1d = plane_of (one, 1, 1, 2);
           b.depth_x += 1;
           if (layout != 0)
             b.depth_y += 1;

@@ -15,7 +15,8 @@
  *    with garbage in the padding; pinned output planes (direct downloads);
  *  - a 1920x1080 stereo pair: both eyes rendered before one wait;
  *  - packed 2D+Z frames (the elements' layouts: 4-byte pixels side by
- *    side, top and bottom, depth in a colour byte; I420) in device memory
+ *    side, top and bottom, depth in a colour byte; I420; 16-bit samples
+ *    with 16-bit depth) in device memory
  *    unpacked by the GPU: the colour downloaded (pageable and pinned)
  *    equals gcv_dibr_unpack()'s, a render of the unpacked view the CPU's
  *    render of the CPU-unpacked one; sizes 1x1 .. 1920x1080; bad frames
@@ -619,13 +620,16 @@ unpack_case (GcvDibrCuda * cu, const PackCase * c, int w, int h, int pinned)
   GcvError err = { GCV_OK, "" };
   const int fw = c->sbs ? 2 * w : w, fh = c->tb ? 2 * h : h;
   const int n_planes = c->format == GCV_DIBR_PACKED_I420 ? 3 : 1;
-  const int bpp = c->format == GCV_DIBR_PACKED_I420 ? 1 : 4;
+  const int bpp = c->format == GCV_DIBR_PACKED_I420 ? 1 : c->format == GCV_DIBR_PACKED_RGBA64 ? 8 : 4;
+  const int db = c->format == GCV_DIBR_PACKED_RGBA64 ? 2 : 1;     /* depth bytes */
   GcvDibrPacked host, dev;
   void *hmem[3] = { NULL, NULL, NULL }, *dmem[3] = { NULL, NULL, NULL };
-  uint8_t *crgba = (uint8_t *) gcv_test_malloc ((size_t) w * 4 * h), *cdepth = (uint8_t *) gcv_test_malloc ((size_t) w * h);
+  uint8_t *crgba = (uint8_t *) gcv_test_malloc ((size_t) w * 4 * h);
+  uint8_t *cdepth = (uint8_t *) gcv_test_malloc ((size_t) w * h * db);
   const size_t gst = (size_t) w * 4 + 8;
   uint8_t *grgba = (uint8_t *) gcv_test_malloc (gst * h);
-  GcvPlane pc = plane_of (crgba, w, h, (size_t) w * 4), pd = plane_of (cdepth, w, h, w), pg = plane_of (grgba, w, h, gst);
+  GcvPlane pc = plane_of (crgba, w, h, (size_t) w * 4), pd = plane_of (cdepth, w, h, (size_t) w * db);
+  GcvPlane pg = plane_of (grgba, w, h, gst);
   GcvDibrParams p = params (3, 5, 3, 12, 1.0, 10.0, 1);
   GcvDibrCamera src, virt;
   char label[160];
@@ -693,7 +697,7 @@ unpack_case (GcvDibrCuda * cu, const PackCase * c, int w, int h, int pinned)
     memset (&view, 0, sizeof (view));
     view.rgba = pc;
     view.depth = pd;
-    view.depth_bits = 8;
+    view.depth_bits = 8 * db;
     view.camera = src;
     tout_alloc (&oc, w, h, 0);
     tout_alloc (&og, w, h, 0);
@@ -731,6 +735,8 @@ test_unpack (void)
     { "ARGB-like offsets side by side", GCV_DIBR_PACKED_4BYTE, 1, 0, 1, 2, 3, 1 },
     { "I420 side by side", GCV_DIBR_PACKED_I420, 1, 0, 0, 0, 0, 0 },
     { "I420 top-bottom", GCV_DIBR_PACKED_I420, 0, 1, 0, 0, 0, 0 },
+    { "RGBA64_LE side by side (16-bit depth)", GCV_DIBR_PACKED_RGBA64, 1, 0, 0, 1, 2, 0 },
+    { "BGRA64_LE alpha (16-bit depth)", GCV_DIBR_PACKED_RGBA64, 0, 0, 2, 1, 0, 3 },
   };
   static const int sizes[][2] = { { 1, 1 }, { 3, 2 }, { 65, 33 }, { 333, 201 }, { 1920, 1080 } };
   const int n_sizes = quick ? 4 : 5;

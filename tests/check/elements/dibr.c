@@ -4,7 +4,7 @@
  * tests/dibr_algo_test.c and tests/dibr_cuda_test.c; here the element:
  * caps of every layout and output (sizes, multiview-mode), every output
  * pixel written, the ray-cast scene of tests/dibr_scene.h synthesized at
- * >= 30 dB, the stereo / anaglyph / symmetric / debug outputs, property
+ * >= 30 dB (8- and 16-bit depth), the stereo / anaglyph / symmetric / debug outputs, property
  * validation, a bad camera file, odd sizes, caps changes and, on a GPU,
  * cudadibr == cpudibr.
  *
@@ -46,32 +46,42 @@ scene_once (void)
 }
 
 /* The 2D-plus-depth frame of view A in @layout (0 side-by-side, 1
- * top-bottom, 2 alpha) and @fmt (RGBA, BGRA, RGBx, BGRx or I420): colour
- * and its 8-bit depth. */
+ * top-bottom, 2 alpha) and @fmt (RGBA, BGRA, RGBx, BGRx or I420: colour
+ * and its 8-bit depth; RGBA64_LE, BGRA64_LE: colour * 257 and its 16-bit
+ * depth). */
+static gboolean
+format_is_16bit (GstVideoFormat fmt)
+{
+  return fmt == GST_VIDEO_FORMAT_RGBA64_LE || fmt == GST_VIDEO_FORMAT_BGRA64_LE;
+}
+
 static Img *
 scene_frame (gint layout, GstVideoFormat fmt)
 {
   gint W = SW, H = SH, x, y;
   gint iw = layout == 0 ? 2 * W : W, ih = layout == 1 ? 2 * H : H;
   Img *im = img_new (fmt, iw, ih);
-  guint8 *depth = g_malloc ((gsize) W * H);
+  gboolean wide = format_is_16bit (fmt);
+  guint8 *depth = g_malloc ((gsize) W * H * 2);
   gint dx = layout == 0 ? W : 0, dy = layout == 1 ? H : 0;
+  /* colour samples: 8 bits, or 16 (the 8-bit value * 257) */
+  guint cs = wide ? 257 : 1;
 
   scene_once ();
-  dibr_depth_plane (&view_a, scene->z_near, scene->z_far, 8, depth, W);
+  dibr_depth_plane (&view_a, scene->z_near, scene->z_far, wide ? 16 : 8, depth, wide ? 2 * W : W);
   for (y = 0; y < H; y++)
     for (x = 0; x < W; x++) {
       const guint8 *p = view_a.rgba + ((gsize) y * W + x) * 4;
-      guint d = depth[y * W + x];
+      guint d = wide ? ((guint16 *) depth)[y * W + x] : depth[y * W + x];
       if (fmt == GST_VIDEO_FORMAT_I420) {
         /* colour only through luma here: a grey scene for I420 */
         img_set (im, 0, x, y, (p[0] * 77 + p[1] * 150 + p[2] * 29) >> 8);
         img_set (im, 0, x + dx, y + dy, d);
         continue;
       }
-      img_set (im, GST_VIDEO_COMP_R, x, y, p[0]);
-      img_set (im, GST_VIDEO_COMP_G, x, y, p[1]);
-      img_set (im, GST_VIDEO_COMP_B, x, y, p[2]);
+      img_set (im, GST_VIDEO_COMP_R, x, y, p[0] * cs);
+      img_set (im, GST_VIDEO_COMP_G, x, y, p[1] * cs);
+      img_set (im, GST_VIDEO_COMP_B, x, y, p[2] * cs);
       if (layout == 2) {
         img_set (im, GST_VIDEO_COMP_A, x, y, d);
       } else {
@@ -186,14 +196,15 @@ GST_START_TEST (test_caps_layouts_outputs)
   };
   static const gchar *const modes[] = { "mono", "side-by-side", "top-bottom", "mono" };
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx,
-    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_BGRA
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_FORMAT_BGRA64_LE
   };
   guint l, o, f;
 
   for (l = 0; l < 3; l++)
     for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
       Img *in;
-      gboolean alpha_ok = fmts[f] == GST_VIDEO_FORMAT_RGBA || fmts[f] == GST_VIDEO_FORMAT_BGRA;
+      gboolean alpha_ok = fmts[f] == GST_VIDEO_FORMAT_RGBA || fmts[f] == GST_VIDEO_FORMAT_BGRA
+          || format_is_16bit (fmts[f]);
       if (l == 2 && !alpha_ok)
         continue;
       in = scene_frame (l, fmts[f]);
@@ -201,7 +212,8 @@ GST_START_TEST (test_caps_layouts_outputs)
         Ctx ctx = scene_ctx ("cpudibr", "layout", l, "output", o, "dcbf-size", 5, NULL);
         gchar *what = g_strdup_printf ("layout=%s output=%s %s", layouts[l], outputs[o],
             gst_video_format_to_string (fmts[f]));
-        GstVideoFormat of = fmts[f] == GST_VIDEO_FORMAT_I420 ? GST_VIDEO_FORMAT_RGBA : fmts[f];
+        GstVideoFormat of = fmts[f] == GST_VIDEO_FORMAT_I420 || fmts[f] == GST_VIDEO_FORMAT_RGBA64_LE ?
+            GST_VIDEO_FORMAT_RGBA : fmts[f] == GST_VIDEO_FORMAT_BGRA64_LE ? GST_VIDEO_FORMAT_BGRA : fmts[f];
         Img *out;
 
         gst_util_set_object_arg (G_OBJECT (ctx.e), "layout", layouts[l]);
@@ -232,19 +244,23 @@ GST_START_TEST (test_scene_psnr)
   mask = g_malloc ((gsize) SW * SH);
   n_vis = dibr_visibility_mask (&cam_b, &view_b, &cam_a, &view_a, 0.01, mask);
   fail_unless (n_vis > SW * SH / 2);
-  for (l = 0; l < 3; l++) {
-    Img *in = scene_frame (l, GST_VIDEO_FORMAT_RGBA), *out;
-    Ctx ctx = scene_ctx ("cpudibr", "layout", l, NULL);
+  /* the three layouts with 8-bit depth, then side-by-side and alpha with
+   * 16-bit depth (RGBA64_LE in, RGBA out) */
+  for (l = 0; l < 5; l++) {
+    gint layout = l < 3 ? l : l == 3 ? 0 : 2;
+    Img *in = scene_frame (layout, l < 3 ? GST_VIDEO_FORMAT_RGBA : GST_VIDEO_FORMAT_RGBA64_LE), *out;
+    Ctx ctx = scene_ctx ("cpudibr", "layout", layout, NULL);
     gdouble psnr;
     long n = 0;
 
     ctx_set_caps (&ctx, &in->info);
     out = ctx_process (&ctx, in, LAYOUT_ALIGNED);
+    fail_unless (img_format (out) == GST_VIDEO_FORMAT_RGBA);
     psnr = dibr_psnr_rgb (view_b.rgba, (gsize) SW * 4, 4, img_comp_ptr (out, 0, 0, 0),
         GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0), 4, mask, SW, SH, &n);
-    GST_INFO ("layout %d: %.2f dB over %ld pixels", l, psnr, n);
-    fail_unless (psnr >= 30.0, "layout %d: PSNR %.2f dB < 30 dB over %ld visible pixels", l, psnr,
-        n);
+    GST_INFO ("layout %d, %d-bit depth: %.2f dB over %ld pixels", layout, l < 3 ? 8 : 16, psnr, n);
+    fail_unless (psnr >= 30.0, "layout %d, %d-bit depth: PSNR %.2f dB < 30 dB over %ld visible pixels",
+        layout, l < 3 ? 8 : 16, psnr, n);
     img_free (out);
     img_free (in);
     ctx_free (&ctx);
@@ -521,12 +537,15 @@ GST_END_TEST;
  * on a GPU. */
 GST_START_TEST (test_cuda_equals_cpu)
 {
-  Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA);
+  Img *in8 = scene_frame (0, GST_VIDEO_FORMAT_RGBA), *in16 = scene_frame (2, GST_VIDEO_FORMAT_BGRA64_LE);
   gint o;
 
-  for (o = 0; o < 4; o++) {
-    Ctx cpu = scene_ctx ("cpudibr", "output", o, "symmetric", o == 3, NULL);
-    Ctx gpu = scene_ctx ("cudadibr", "output", o, "symmetric", o == 3, NULL);
+  /* every output from 8-bit depth, then two from 16-bit depth (alpha) */
+  for (o = 0; o < 6; o++) {
+    const Img *in = o < 4 ? in8 : in16;
+    gint layout = o < 4 ? 0 : 2, output = o < 4 ? o : o == 4 ? 0 : 1;
+    Ctx cpu = scene_ctx ("cpudibr", "layout", layout, "output", output, "symmetric", o == 3, NULL);
+    Ctx gpu = scene_ctx ("cudadibr", "layout", layout, "output", output, "symmetric", o == 3, NULL);
     Img *a, *b;
 
     ctx_set_caps (&cpu, &in->info);
@@ -546,7 +565,8 @@ GST_START_TEST (test_cuda_equals_cpu)
     ctx_free (&cpu);
     ctx_free (&gpu);
   }
-  img_free (in);
+  img_free (in8);
+  img_free (in16);
 }
 
 GST_END_TEST;
