@@ -380,8 +380,8 @@ gst_cuda_video_dibr_set_property (GObject * object, guint prop_id, const GValue 
   GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (object);
   const gchar *refused = NULL;
   gboolean renegotiate = FALSE;
-  gint v = 0;
-  gdouble d = 0.0;
+  gint v;
+  gdouble d;
 
   /* every number is within its GParamSpec's range (GObject refused
    * others); what a range cannot say (odd sizes, focal-length 0 or >= 1)
@@ -459,15 +459,8 @@ gst_cuda_video_dibr_set_property (GObject * object, guint prop_id, const GValue 
   }
   GST_OBJECT_UNLOCK (self);
 
-  if (refused != NULL) {
-    if (G_IS_PARAM_SPEC_INT (pspec))
-      g_warning ("%s: value %d for property '%s' rejected (%s; accepted: %d .. %d); keeping the "
-          "previous value", GST_OBJECT_NAME (self), v, pspec->name, refused,
-          G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum);
-    else
-      g_warning ("%s: value %g for property '%s' rejected (%s); keeping the previous value",
-          GST_OBJECT_NAME (self), d, pspec->name, refused);
-  }
+  if (refused != NULL)
+    gst_cuda_video_filter_warn_rejected (GST_CUDA_VIDEO_FILTER (self), pspec, value, refused);
   if (renegotiate)
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }

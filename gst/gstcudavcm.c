@@ -359,9 +359,7 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
   GST_OBJECT_UNLOCK (self);
 
   if (refused != NULL)
-    g_warning ("%s: value %d for property '%s' rejected (%s; accepted: %d .. %d); keeping the "
-        "previous value", GST_OBJECT_NAME (self), v, pspec->name, refused,
-        G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum);
+    gst_cuda_video_filter_warn_rejected (GST_CUDA_VIDEO_FILTER (self), pspec, value, refused);
 }
 
 static void

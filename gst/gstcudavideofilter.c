@@ -293,6 +293,22 @@ gst_cuda_video_filter_get_property (GObject * object, guint prop_id, GValue * va
   }
 }
 
+void
+gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * filter, GParamSpec * pspec,
+    const GValue * value, const gchar * why)
+{
+  gchar *contents = g_strdup_value_contents (value);
+
+  if (G_IS_PARAM_SPEC_INT (pspec))
+    g_warning ("%s: value %s for property '%s' rejected (%s; accepted: %d .. %d); keeping the "
+        "previous value", GST_OBJECT_NAME (filter), contents, pspec->name, why,
+        G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum);
+  else
+    g_warning ("%s: value %s for property '%s' rejected (%s); keeping the previous value",
+        GST_OBJECT_NAME (filter), contents, pspec->name, why);
+  g_free (contents);
+}
+
 gboolean
 gst_cuda_video_filter_set_error (GError ** error, const GcvError * err)
 {

@@ -206,6 +206,11 @@ gboolean gst_cuda_video_filter_set_error (GError ** error, const GcvError * err)
  * returns GST_FLOW_ERROR. */
 GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, const gchar * what,
     GError * error);
+/* For set_property: warns that @value for @pspec was refused (@why) and
+ * the previous value is kept, naming the value and, for int properties,
+ * the range the GParamSpec accepts.  Call it outside the object lock. */
+void gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * filter, GParamSpec * pspec,
+    const GValue * value, const gchar * why);
 
 G_END_DECLS
 
