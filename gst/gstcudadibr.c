@@ -812,15 +812,13 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
   self->width = W;
   self->height = H;
   n = (gsize) W * H;
-  self->colour = g_try_malloc (4 * n);
-  self->depth = g_try_malloc (2 * n);      /* 8- or 16-bit */
   for (k = 0; k < 2; k++) {
     self->eye[k] = g_try_malloc (4 * n);
     self->holes[k] = g_try_malloc (n);
     self->zbuf[k] = g_try_new (gfloat, n);
   }
-  if (!self->colour || !self->depth || !self->eye[0] || !self->eye[1] || !self->holes[0]
-      || !self->holes[1] || !self->zbuf[0] || !self->zbuf[1]) {
+  if (!self->eye[0] || !self->eye[1] || !self->holes[0] || !self->holes[1] || !self->zbuf[0]
+      || !self->zbuf[1]) {
     gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "scratch planes for %dx%d views", W, H);
     return gst_cuda_video_filter_set_error (error, &err);
   }
@@ -849,6 +847,13 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
     }
     return TRUE;
 #endif
+  }
+  /* the CPU unpacks the frame into these (the GPU on the device) */
+  self->colour = g_try_malloc (4 * n);
+  self->depth = g_try_malloc (2 * n);      /* 8- or 16-bit */
+  if (!self->colour || !self->depth) {
+    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "scratch planes for %dx%d views", W, H);
+    return gst_cuda_video_filter_set_error (error, &err);
   }
   self->cpu = gcv_dibr_cpu_new (W, H, &err);
   if (self->cpu == NULL)

@@ -98,8 +98,9 @@ struct _GstCudaVideoDibr
   gint width, height;           /* the colour (and every view) size */
   gboolean file_loaded;         /* cameras below valid */
   GcvDibrCamera file_src, file_virt;
-  /* scratch, W x H each: the source colour as RGBA, its depth (8 or 16
-   * bits), two eyes' RGBA, their depth (F32) and hole masks */
+  /* scratch, W x H each: the source colour as RGBA and its depth (8 or
+   * 16 bits; the CPU backend only), two eyes' RGBA, their depth (F32) and
+   * hole masks */
   guint8 *colour, *depth, *eye[2], *holes[2];
   gfloat *zbuf[2];
   GcvDibrCpu *cpu;
