@@ -2250,30 +2250,11 @@ print_elements (void)
     any |= g_array_index (rows_arr, Row, i).kind == ROW_ELEMENT;
   if (!any)
     return;
-  g_print ("\n== Elements: appsrc ! element ! fakesink, GRAY8, wall clock ==\n");
-  g_print ("%-5s %-40s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", "case", "element", "thr", "ms/frame", "fps",
-      "upload", "compute", "download", "total", "backend", "notes");
-  g_print ("---------------------------------------------------------------------------------------------------"
-      "-------------------\n");
+  gcvb_print_element_table_head (40);
   for (guint i = 0; i < rows_arr->len; i++) {
     const Row *r = &g_array_index (rows_arr, Row, i);
-    GcvbCells c;
-    char thr[8];
-    if (r->kind != ROW_ELEMENT)
-      continue;
-    if (r->m.threads > 0)
-      g_snprintf (thr, sizeof (thr), "%d", r->m.threads);
-    else
-      g_strlcpy (thr, "-", sizeof (thr));
-    if (r->m.skipped) {
-      g_print ("%-5s %-40s %4s %10s %9s %8s %8s %8s %8s %-7s %s%s\n", cases[r->case_i].name, r->what, thr,
-          r->m.failed ? "FAILED" : "-", "-", "-", "-", "-", "-", "-", r->m.failed ? "" : "skipped: ", r->m.note);
-      continue;
-    }
-    gcvb_format_cells (&r->m, "%.3f", &c);
-    g_print ("%-5s %-40s %4s %10s %9s %8s %8s %8s %8s %-7s %" G_GUINT64_FORMAT " frames%s%s\n",
-        cases[r->case_i].name, r->what, thr, c.ms, c.fps, c.up, c.comp, c.down, c.tot, r->m.backend, r->m.count,
-        r->m.note[0] ? "; " : "", r->m.note);
+    if (r->kind == ROW_ELEMENT)
+      gcvb_print_element_table_row (cases[r->case_i].name, r->what, 40, &r->m);
   }
   g_print ("upload / compute / download / total: the element's stats, means per frame over the timed frames.\n");
 }

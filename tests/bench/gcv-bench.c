@@ -1608,6 +1608,37 @@ gcvb_element_row_done (GcvbResult * r, gboolean is_cuda)
       r->note[0] ? "  " : "", r->note);
 }
 
+void
+gcvb_print_element_table_head (int name_width)
+{
+  g_print ("\n== Elements: appsrc ! element ! fakesink, GRAY8, wall clock ==\n");
+  g_print ("%-5s %-*s %4s %10s %9s %8s %8s %8s %8s %-7s %s\n", "case", name_width, "element", "thr", "ms/frame",
+      "fps", "upload", "compute", "download", "total", "backend", "notes");
+  g_print ("---------------------------------------------------------------------------------------------------"
+      "-------------------\n");
+}
+
+void
+gcvb_print_element_table_row (const char *case_name, const char *element, int name_width, const GcvbResult * m)
+{
+  GcvbCells c;
+  char thr[8];
+
+  if (m->threads > 0)
+    g_snprintf (thr, sizeof (thr), "%d", m->threads);
+  else
+    g_strlcpy (thr, "-", sizeof (thr));
+  if (m->skipped) {
+    g_print ("%-5s %-*s %4s %10s %9s %8s %8s %8s %8s %-7s %s%s\n", case_name, name_width, element, thr,
+        m->failed ? "FAILED" : "-", "-", "-", "-", "-", "-", "-", m->failed ? "" : "skipped: ", m->note);
+    return;
+  }
+  gcvb_format_cells (m, "%.3f", &c);
+  g_print ("%-5s %-*s %4s %10s %9s %8s %8s %8s %8s %-7s %" G_GUINT64_FORMAT " frames%s%s\n", case_name,
+      name_width, element, thr, c.ms, c.fps, c.up, c.comp, c.down, c.tot, m->backend, m->count,
+      m->note[0] ? "; " : "", m->note);
+}
+
 int
 gcvb_finish (GString * s, const GcvbOptions * opt, const char *default_json)
 {

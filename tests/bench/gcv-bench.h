@@ -289,6 +289,13 @@ GcvbPipeline *gcvb_gray8_element_pipeline (const GcvbHost * h, const char *facto
 /* After such a row was timed: transfers n/a on the CPU backend, a note when
  * a cuda* element ran on something else, the progress line on stderr. */
 void gcvb_element_row_done (GcvbResult * r, gboolean is_cuda);
+/* Their table (bench-motionest, bench-vcm): the title and column heads,
+ * the element column `name_width` wide; then a line per row: case,
+ * element, threads ("-" for 0), the times and the element's stats, backend,
+ * frames and note (or FAILED / skipped with the note). */
+void gcvb_print_element_table_head (int name_width);
+void gcvb_print_element_table_row (const char *case_name, const char *element, int name_width,
+    const GcvbResult * m);
 
 /* ------------------------------------------------------------------------ */
 /* backends on the CPU */
