@@ -166,7 +166,7 @@ gst_cuda_video_dibr_layout_get_type (void)
         "side-by-side"},
     {GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM, "Colour in the top half, depth in the bottom half",
         "top-bottom"},
-    {GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA, "RGBA / BGRA with the depth in the alpha channel", "alpha"},
+    {GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA, "RGBA / BGRA (or RGBA64_LE / BGRA64_LE) with the depth in the alpha channel", "alpha"},
     {0, NULL, NULL},
   };
 
@@ -267,7 +267,7 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
   g_object_class_install_property (gobject_class, PROP_LAYOUT,
       g_param_spec_enum ("layout", "Layout",
           "Where the depth is in the input frame: the right half, the bottom half, or the alpha "
-          "channel (8-bit depth, 255 = nearest)",
+          "channel (8-bit depth, 255 = nearest; 16-bit, 65535 = nearest, in RGBA64_LE / BGRA64_LE)",
           GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, DEFAULT_PROP_LAYOUT, rw));
   g_object_class_install_property (gobject_class, PROP_Z_NEAR,
       g_param_spec_double ("z-near", "Z near",
