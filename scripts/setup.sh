@@ -3,10 +3,40 @@
 # ./build.  Installs the Debian packages that are missing (as root, or with
 # sudo), uses nvcc when a CUDA Toolkit is present (/usr/local/cuda or PATH),
 # and configures the build.  Safe to run again: it only does what is missing.
+# Without a CUDA Toolkit (or with -Dcuda=disabled) it builds the CPU
+# implementation only; the cuda* elements then always fall back.
 #
-#   scripts/setup.sh [extra meson options]
+#   scripts/setup.sh [extra meson setup options]
+#
+# Environment:
+#   GCV_BUILD_DIR      the build directory, relative to the repository root
+#                      or absolute (default: build)
+#   GCV_MESON_OPTIONS  extra meson setup options, split on whitespace and put
+#                      before the arguments, e.g. "-Dcuda=disabled" or
+#                      "-Dcuda=enabled -Dcuda-arch=90"
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build="${GCV_BUILD_DIR:-build}"
+read -r -a meson_options <<< "${GCV_MESON_OPTIONS:-}"
+meson_options+=("$@")
+
+# nvcc: from PATH, else the usual toolkit location
+if ! command -v nvcc >/dev/null 2>&1; then
+  for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+    if [ -x "$d/nvcc" ]; then export PATH="$d:$PATH"; break; fi
+  done
+fi
+cuda_disabled=false
+for o in "${meson_options[@]}"; do
+  case "$o" in -Dcuda=disabled) cuda_disabled=true ;; -Dcuda=*) cuda_disabled=false ;; esac
+done
+if $cuda_disabled; then
+  echo "setup: -Dcuda=disabled: building the CPU implementation only into $build (cuda* elements fall back)"
+elif command -v nvcc >/dev/null 2>&1; then
+  echo "setup: building the CUDA kernels with $(command -v nvcc) into $build"
+else
+  echo "setup: no nvcc found: building the CPU implementation only into $build (cuda* elements fall back)"
+fi
 
 packages=(
   meson ninja-build pkg-config gcc g++
@@ -27,22 +57,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# nvcc: from PATH, else the usual toolkit location
-if ! command -v nvcc >/dev/null 2>&1; then
-  for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
-    if [ -x "$d/nvcc" ]; then export PATH="$d:$PATH"; break; fi
-  done
-fi
-if command -v nvcc >/dev/null 2>&1; then
-  echo "setup: building the CUDA kernels with $(command -v nvcc)"
+if [ -d "$build" ] && [ -f "$build/build.ninja" ]; then
+  meson setup --reconfigure "$build" "${meson_options[@]}" >/dev/null
 else
-  echo "setup: no nvcc found: building the CPU implementation only (cuda* elements fall back)"
+  rm -rf "$build"
+  meson setup "$build" "${meson_options[@]}" >/dev/null
 fi
-
-if [ -d build ] && [ -f build/build.ninja ]; then
-  meson setup --reconfigure build "$@" >/dev/null
-else
-  rm -rf build
-  meson setup build "$@" >/dev/null
-fi
-ninja -C build
+ninja -C "$build"

@@ -1143,7 +1143,7 @@ bench_element (const Clip * clip, int which)
   }
   for (int k = 0; k < clip->n; k++) {
     guint8 *f;
-#ifdef GCVB_CUDA
+#if GCVB_CUDA
     if (pinned) {
       GcvError err;
       void *m = NULL;
@@ -1211,7 +1211,7 @@ bench_element (const Clip * clip, int which)
     gcvb_pipeline_free (pl);
   }
   for (int k = 0; k < clip->n; k++) {
-#ifdef GCVB_CUDA
+#if GCVB_CUDA
     if (pinned) {
       gcv_cuda_host_free (frames[k]);
       continue;
