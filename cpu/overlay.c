@@ -4,48 +4,27 @@
 #include <math.h>
 #include <stdlib.h>
 
-static inline int
-covered (const GcvPlane * mask, int cx, int cy, int xs, int ys)
+void
+gcv_overlay_component_bits (const GcvComponent * c, const GcvPlane * mask, uint8_t mask_bits, uint8_t value,
+    uint8_t alpha)
 {
-  int x0 = cx << xs, y0 = cy << ys, x1 = (cx + 1) << xs, y1 = (cy + 1) << ys, x, y;
+  int x, y;
 
-  if (x1 > mask->width)
-    x1 = mask->width;
-  if (y1 > mask->height)
-    y1 = mask->height;
-  for (y = y0; y < y1; y++) {
-    const uint8_t *m = (const uint8_t *) mask->data + (size_t) y * mask->stride;
-    for (x = x0; x < x1; x++)
-      if (m[x])
-        return 1;
+  if (alpha == 0 || mask_bits == 0)
+    return;
+  for (y = 0; y < c->height; y++) {
+    uint8_t *row = c->data + (size_t) y * c->stride;
+    for (x = 0; x < c->width; x++)
+      if (gcv_overlay_covered ((const uint8_t *) mask->data, mask->stride, mask->width, mask->height, x, y,
+              c->x_shift, c->y_shift, mask_bits))
+        gcv_overlay_blend (row + (size_t) x * c->pixel_stride, c->depth16, value, alpha);
   }
-  return 0;
 }
 
 void
 gcv_overlay_component (const GcvComponent * c, const GcvPlane * mask, uint8_t value, uint8_t alpha)
 {
-  const uint32_t a = alpha, na = 255 - alpha;
-  int x, y;
-
-  if (alpha == 0)
-    return;
-  for (y = 0; y < c->height; y++) {
-    uint8_t *row = c->data + (size_t) y * c->stride;
-    for (x = 0; x < c->width; x++) {
-      uint8_t *p = row + (size_t) x * c->pixel_stride;
-      if (!covered (mask, x, y, c->x_shift, c->y_shift))
-        continue;
-      if (c->depth16) {
-        uint32_t in = (uint32_t) p[0] | ((uint32_t) p[1] << 8);
-        uint32_t o = (a * (value * 257u) + na * in + 127) / 255;
-        p[0] = (uint8_t) (o & 0xff);
-        p[1] = (uint8_t) (o >> 8);
-      } else {
-        p[0] = (uint8_t) ((a * value + na * p[0] + 127) / 255);
-      }
-    }
-  }
+  gcv_overlay_component_bits (c, mask, 0xff, value, alpha);
 }
 
 void
