@@ -279,3 +279,98 @@ gcv_dibr_warp_make (const GcvDibrCamera * src, const GcvDibrCamera * virt, GcvDi
     }
   return GCV_OK;
 }
+
+static const char *
+eye_plane_check (const GcvPlane * p, int w, int h, size_t bpp)
+{
+  if (!p->data)
+    return "no data";
+  if (p->width != w || p->height != h)
+    return "not the eye's size";
+  if (p->stride < (size_t) w * bpp)
+    return "a stride shorter than a row";
+  return NULL;
+}
+
+const char *
+gcv_dibr_compose_check (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show,
+    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, const GcvPlane * out)
+{
+  static __thread char msg[200];
+  int i, seen = 0;
+
+  if (!eyes || n_eyes < 1 || n_eyes > 2) {
+    snprintf (msg, sizeof (msg), "compose: %d eyes (1 or 2)", eyes ? n_eyes : 0);
+    return msg;
+  }
+  if (anaglyph && n_eyes != 2)
+    return "compose: an anaglyph needs 2 eyes";
+  if (show != GCV_DIBR_SHOW_COLOUR && show != GCV_DIBR_SHOW_DEPTH && show != GCV_DIBR_SHOW_HOLES) {
+    snprintf (msg, sizeof (msg), "compose: unknown show mode %d", (int) show);
+    return msg;
+  }
+  if (show == GCV_DIBR_SHOW_DEPTH && !dec)
+    return "compose: showing the depth needs its decode";
+  if (!order)
+    return "compose: no pixel order";
+  if (order->r >= 0 && order->r < 4)
+    seen |= 1 << order->r;
+  if (order->g >= 0 && order->g < 4)
+    seen |= 1 << order->g;
+  if (order->b >= 0 && order->b < 4)
+    seen |= 1 << order->b;
+  if (order->x >= 0 && order->x < 4)
+    seen |= 1 << order->x;
+  if (seen != 15) {
+    snprintf (msg, sizeof (msg), "compose: pixel order r %d g %d b %d x %d must be 0 .. 3, all different",
+        order->r, order->g, order->b, order->x);
+    return msg;
+  }
+  if (!out || !out->data || out->width < 1 || out->height < 1 || out->stride < (size_t) out->width * 4) {
+    snprintf (msg, sizeof (msg), "compose: the output must be a plane of 4-byte pixels (got %dx%d, stride %zu)",
+        out ? out->width : 0, out ? out->height : 0, out ? out->stride : 0);
+    return msg;
+  }
+  for (i = 0; i < n_eyes; i++) {
+    const GcvDibrEye *e = &eyes[i];
+    const int w = e->rgba.width, h = e->rgba.height;
+    const char *bad;
+    if (w < 1 || h < 1) {
+      snprintf (msg, sizeof (msg), "compose: eye %d of %dx%d", i, w, h);
+      return msg;
+    }
+    {
+      const char *which = "colour";
+      if (!(bad = eye_plane_check (&e->rgba, w, h, 4)) && show == GCV_DIBR_SHOW_DEPTH) {
+        which = "depth";
+        bad = eye_plane_check (&e->depth, w, h, sizeof (float));
+      } else if (!bad && show == GCV_DIBR_SHOW_HOLES) {
+        which = "holes";
+        bad = eye_plane_check (&e->holes, w, h, 1);
+      }
+      if (bad) {
+        snprintf (msg, sizeof (msg), "compose: eye %d (%dx%d): the %s plane: %s", i, w, h, which, bad);
+        return msg;
+      }
+    }
+    if (anaglyph) {
+      if (w != eyes[0].rgba.width || h != eyes[0].rgba.height || w > out->width || h > out->height) {
+        snprintf (msg, sizeof (msg), "compose: an anaglyph of eyes of %dx%d and %dx%d into %dx%d: the eyes must "
+            "be of one size, inside the output", eyes[0].rgba.width, eyes[0].rgba.height, w, h, out->width,
+            out->height);
+        return msg;
+      }
+    } else if (e->ox < 0 || e->oy < 0 || e->ox > out->width - w || e->oy > out->height - h) {
+      snprintf (msg, sizeof (msg), "compose: eye %d (%dx%d at %d, %d) is not inside the %dx%d output", i, w, h,
+          e->ox, e->oy, out->width, out->height);
+      return msg;
+    }
+  }
+  if (!anaglyph && n_eyes == 2) {
+    const GcvDibrEye *a = &eyes[0], *b = &eyes[1];
+    if (a->ox < b->ox + b->rgba.width && b->ox < a->ox + a->rgba.width && a->oy < b->oy + b->rgba.height
+        && b->oy < a->oy + a->rgba.height)
+      return "compose: the two eyes' pictures overlap";
+  }
+  return NULL;
+}

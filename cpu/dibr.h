@@ -510,46 +510,178 @@ void gcv_dibr_cpu_free (GcvDibrCpu * ctx);
 GcvStatus gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads,
     GcvError * err);
 
+/* ---- Output frames: the eyes composed (both backends) -------------------
+ * What the elements make of their one or two rendered eyes (stereo pairs,
+ * anaglyphs, debug pictures): an output frame of 4-byte pixels (RGBA,
+ * BGRA, RGBx, BGRx, ...).  An eye is W x H; each output pixel the compose
+ * writes is, in this order:
+ *  1. per eye, its colour after the show step (gcv_dibr_compose_eye()):
+ *     COLOUR: R, G, B of the eye's RGBA (its fourth byte ignored);
+ *     DEPTH: grey (v, v, v), v the eye's depth in `dec`'s coding,
+ *       gcv_dibr_z_to_value() rounded half up (floor (value + 0.5), in
+ *       double) and clamped to 0 .. 255, NaN -> 0 (gcv_dibr_depth_grey();
+ *       the elements pass an 8-bit decode of their params, so near = 255);
+ *     HOLES: (255, 255, 255) where the eye's holes mask is non-zero, its
+ *       colour elsewhere;
+ *  2. anaglyph (two eyes, one W x H picture at 0, 0 of the output; the
+ *     eyes' ox, oy are not used): R of eye 0, G and B of eye 1; otherwise
+ *     each eye's picture at its (ox, oy);
+ *  3. stored in the output's byte order: bytes order.r, .g, .b of the
+ *     pixel get R, G, B and byte order.x (A or x) gets 255
+ *     (gcv_dibr_compose_put()).
+ * Output pixels outside the pictures are not written.  An eye's RGBA may
+ * be the very pixels of `out` it goes to (in place: every pixel is read
+ * before it is written); no other overlap of inputs and output.  The
+ * pictures of two eyes must not overlap. */
+typedef enum {
+  GCV_DIBR_SHOW_COLOUR = 0,
+  GCV_DIBR_SHOW_DEPTH = 1,
+  GCV_DIBR_SHOW_HOLES = 2
+} GcvDibrShow;
+
+typedef struct {
+  GcvPlane rgba;                /* the eye's colour, 4 bytes a pixel (R, G, B, ignored), W x H */
+  GcvPlane depth;               /* F32 virtual-camera Z, W x H (show DEPTH; else data may be NULL) */
+  GcvPlane holes;               /* GRAY8, non-zero = filled by stage 3, W x H (show HOLES; else data may be NULL) */
+  int ox, oy;                   /* where its top-left pixel goes in the output (not anaglyph) */
+} GcvDibrEye;
+
+/* Byte offsets (0 .. 3, all different) in the output's pixels: RGBA
+ * {0, 1, 2, 3}, BGRA {2, 1, 0, 3}, RGBx {0, 1, 2, 3}, BGRx {2, 1, 0, 3}. */
+typedef struct {
+  int r, g, b;
+  int x;                        /* the fourth byte (A or x), set to 255 */
+} GcvDibrPixelOrder;
+
+/* The grey of a virtual-camera Z in `dec`'s coding (show DEPTH). */
+GCV_DIBR_FN uint8_t
+gcv_dibr_depth_grey (const GcvDibrDecode * dec, float z)
+{
+  const double d = gcv_dibr_z_to_value (dec, (double) z);
+  double f;
+
+  if (d != d)
+    return 0;
+  f = floor (d + 0.5);
+  return (uint8_t) (f > 255.0 ? 255.0 : f < 0.0 ? 0.0 : f);
+}
+
+/* Pixel (x, y) of an eye after the show step: rgb[0 .. 2]. */
+GCV_DIBR_FN void
+gcv_dibr_compose_eye (const GcvDibrEye * e, GcvDibrShow show, const GcvDibrDecode * dec, int x, int y,
+    uint8_t * rgb)
+{
+  const uint8_t *s = (const uint8_t *) e->rgba.data + e->rgba.stride * (size_t) y + 4 * (size_t) x;
+
+  if (show == GCV_DIBR_SHOW_DEPTH) {
+    const float z = ((const float *) ((const uint8_t *) e->depth.data + e->depth.stride * (size_t) y))[x];
+    rgb[0] = rgb[1] = rgb[2] = gcv_dibr_depth_grey (dec, z);
+  } else if (show == GCV_DIBR_SHOW_HOLES
+      && ((const uint8_t *) e->holes.data)[e->holes.stride * (size_t) y + (size_t) x] != 0) {
+    rgb[0] = rgb[1] = rgb[2] = 255;
+  } else {
+    rgb[0] = s[0];
+    rgb[1] = s[1];
+    rgb[2] = s[2];
+  }
+}
+
+/* Pixel (x, y) of picture `pic` (anaglyph: 0, the one picture; else the
+ * eye's index) before it is stored: rgb[0 .. 2]. */
+GCV_DIBR_FN void
+gcv_dibr_compose_pixel (const GcvDibrEye * eyes, int pic, int anaglyph, GcvDibrShow show, const GcvDibrDecode * dec,
+    int x, int y, uint8_t * rgb)
+{
+  if (anaglyph) {
+    uint8_t right[3];
+    gcv_dibr_compose_eye (&eyes[0], show, dec, x, y, rgb);
+    gcv_dibr_compose_eye (&eyes[1], show, dec, x, y, right);
+    rgb[1] = right[1];
+    rgb[2] = right[2];
+  } else {
+    gcv_dibr_compose_eye (&eyes[pic], show, dec, x, y, rgb);
+  }
+}
+
+/* Stores R, G, B into the output pixel px in `order`, the fourth byte 255. */
+GCV_DIBR_FN void
+gcv_dibr_compose_put (const GcvDibrPixelOrder * order, const uint8_t * rgb, uint8_t * px)
+{
+  px[order->r] = rgb[0];
+  px[order->g] = rgb[1];
+  px[order->b] = rgb[2];
+  px[order->x] = 255;
+}
+
+/* NULL when the arguments describe a usable compose (n_eyes 1 or 2,
+ * anaglyph only with 2 eyes of the same size, the planes the show step
+ * reads present and of the eye's size with strides that hold a row, dec
+ * given for DEPTH, a valid order, every picture inside `out`, two
+ * pictures not overlapping), else what is wrong (a thread-local buffer).
+ * Both backends check with it (cpu/dibr.c). */
+const char *gcv_dibr_compose_check (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show,
+    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, const GcvPlane * out);
+
+/* Writes n_eyes (1 or 2) eyes into `out` (host planes; 4 bytes a pixel)
+ * as described above.  n_threads 0 = all cores. */
+GcvStatus gcv_dibr_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show,
+    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, GcvPlane * out, int n_threads, GcvError * err);
+
 /* ---- CUDA backend (kernels/dibr.cu; only when built with CUDA) ----------
- * A context lives on one device (made current by every call) and works on
- * one stream; calls only queue work until gcv_dibr_cuda_wait().  It holds
- * up to GCV_DIBR_MAX_VIEWS uploaded views (colour, depth and camera; a
- * view's memory is allocated at its first upload and again only when it
- * grows) and the W x H virtual view's z-buffer and outputs.  The results
- * equal the CPU backend's (see the contract's last paragraph). */
+ * A context works in the CUDA context current on the calling thread (it
+ * never selects a device, creates a stream or synchronises a device or
+ * stream: the caller owns those, and may have pushed a non-primary
+ * CUcontext) and on the stream passed to each call; calls only queue work
+ * (the caller waits for the stream before reading anything the calls
+ * wrote, and before freeing or reusing the planes it passed).  The one
+ * wait inside: when the DCBF's size or sigmas change, rewriting the pinned
+ * host copy of its tables waits for the event of the copy that read it
+ * last.  The calls on one context must be ordered: one stream, or the
+ * caller makes a stream wait for the previous one.  Up to
+ * GCV_DIBR_MAX_VIEWS views (memory allocated at a view's first set/unpack
+ * and again only when it grows: wait for `stream` first), the W x H
+ * virtual view's z-buffer.  Planes are device memory; the RGBA and F32
+ * planes the context writes need 4-byte aligned rows (data and stride, as
+ * cudaMallocPitch gives).  The results equal the CPU backend's (see the
+ * contract's last paragraph). */
 typedef struct _GcvDibrCuda GcvDibrCuda;
 
-/* stream: a cudaStream_t of `device`, or NULL for one of the context's own. */
-GcvDibrCuda *gcv_dibr_cuda_new (int device, int width, int height, void *stream, GcvError * err);
-/* Queues the upload of view `index` (0 .. GCV_DIBR_MAX_VIEWS - 1) from host
- * planes (staged: they may be reused once the call returns). */
-GcvStatus gcv_dibr_cuda_upload_view (GcvDibrCuda * ctx, int index, const GcvDibrView * view, GcvError * err);
-/* Queues the unpacking of a packed frame whose planes are in device memory
- * of the context's device (written by work queued on the context's stream
- * before, or complete) into view `index` (as an upload of that view with
- * `camera`: RGBA with A = 255, depth of gcv_dibr_packed_depth_bits()).
- * The frame's memory must stay until _wait. */
-GcvStatus gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * frame,
-    const GcvDibrCamera * camera, GcvError * err);
-/* Queues the download of view `index`'s colour, as uploaded or unpacked
- * (RGBA), into host plane `out` (the view's size; valid after _wait). */
-GcvStatus gcv_dibr_cuda_download_colour (GcvDibrCuda * ctx, int index, GcvPlane * out, GcvError * err);
-/* Queues stage 1 of uploaded view `index` and the download of its cleaned
- * depth values into `out` (host, F32, view size; valid after _wait). */
-GcvStatus gcv_dibr_cuda_clean_depth (GcvDibrCuda * ctx, const GcvDibrParams * params, int index, GcvPlane * out,
+GcvDibrCuda *gcv_dibr_cuda_new (int width, int height, GcvError * err);
+/* Queues the copy of view `index` (0 .. GCV_DIBR_MAX_VIEWS - 1) from
+ * DEVICE planes (view->rgba RGBA 8-bit, view->depth GRAY8 or GRAY16 per
+ * depth_bits, the view's camera) into the context. */
+GcvStatus gcv_dibr_cuda_set_view (GcvDibrCuda * ctx, int index, const GcvDibrView * view, void *stream,
     GcvError * err);
-/* Queues the three stages for views 0 .. n_views - 1 (uploaded) into the
- * virtual view of `virt`, and the downloads of the outputs given (host
- * planes as gcv_dibr_cpu_render()'s; out_depth and out_holes may be NULL;
- * they must stay valid until _wait).  A second render before _wait (the
- * other eye of a stereo pair) reuses the cleaned depth when params and
- * views did not change. */
+/* Queues the unpacking of a packed frame whose planes are in device memory
+ * into view `index` (as a set of that view with `camera`: RGBA with A =
+ * 255, depth of gcv_dibr_packed_depth_bits()). */
+GcvStatus gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * frame,
+    const GcvDibrCamera * camera, void *stream, GcvError * err);
+/* The device plane holding view `index`'s colour (RGBA, A = 255) as set or
+ * unpacked (written by the queued work); valid until that view is set or
+ * unpacked again. */
+GcvStatus gcv_dibr_cuda_view_colour (GcvDibrCuda * ctx, int index, GcvPlane * colour, GcvError * err);
+/* Queues stage 1 of view `index` into `out` (device, F32, view size). */
+GcvStatus gcv_dibr_cuda_clean_depth (GcvDibrCuda * ctx, const GcvDibrParams * params, int index, GcvPlane * out,
+    void *stream, GcvError * err);
+/* Queues the three stages for views 0 .. n_views - 1 (set or unpacked)
+ * into the virtual view of `virt`: DEVICE planes out_rgba (RGBA 8-bit
+ * W x H), out_depth (F32, may be NULL), out_holes (GRAY8, may be NULL),
+ * as gcv_dibr_cpu_render()'s.  A second render queued on the same stream
+ * with unchanged params and views (the other eye of a stereo pair) reuses
+ * the cleaned depth. */
 GcvStatus gcv_dibr_cuda_render (GcvDibrCuda * ctx, const GcvDibrParams * params, int n_views,
-    const GcvDibrCamera * virt, GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes, GcvError * err);
-/* Waits for the queued work; times (may be NULL): the last render's stages
- * (CUDA events). */
-GcvStatus gcv_dibr_cuda_wait (GcvDibrCuda * ctx, GcvDibrTimes * times, GcvError * err);
+    const GcvDibrCamera * virt, GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes, void *stream,
+    GcvError * err);
+/* The last render's stage times (CUDA events), once the caller waited for
+ * the stream (all 0 before a render). */
+GcvStatus gcv_dibr_cuda_times (GcvDibrCuda * ctx, GcvDibrTimes * times, GcvError * err);
+/* Frees the context (the caller has waited for the streams). */
 void gcv_dibr_cuda_free (GcvDibrCuda * ctx);
+/* gcv_dibr_compose() on DEVICE planes, queued on `stream` (no context;
+ * show DEPTH also needs the depth planes' rows 4-byte aligned). */
+GcvStatus gcv_dibr_cuda_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show,
+    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, GcvPlane * out, void *stream, GcvError * err);
 
 #ifdef __cplusplus
 }

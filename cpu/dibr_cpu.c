@@ -636,3 +636,36 @@ gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth,
   }
   return GCV_OK;
 }
+
+/* ---- output frames ------------------------------------------------------ */
+
+GcvStatus
+gcv_dibr_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show, const GcvDibrDecode * dec,
+    const GcvDibrPixelOrder * order, GcvPlane * out, int n_threads, GcvError * err)
+{
+  const char *bad = gcv_dibr_compose_check (eyes, n_eyes, anaglyph, show, dec, order, out);
+  int nt = threads_of (n_threads), pic, n_pics;
+
+  if (bad) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %s", bad);
+    return GCV_ERROR_INVALID;
+  }
+  /* one picture (anaglyph) or one per eye; rows to threads, every pixel
+   * read before it is written (in place allowed) */
+  n_pics = anaglyph ? 1 : n_eyes;
+  for (pic = 0; pic < n_pics; pic++) {
+    const int w = eyes[pic].rgba.width, h = eyes[pic].rgba.height;
+    const int ox = anaglyph ? 0 : eyes[pic].ox, oy = anaglyph ? 0 : eyes[pic].oy;
+    int y;
+#pragma omp parallel for num_threads(nt) schedule(static) if ((size_t) w * h >= (1 << 16))
+    for (y = 0; y < h; y++) {
+      uint8_t *o = (uint8_t *) out->data + out->stride * (size_t) (y + oy) + 4 * (size_t) ox;
+      for (int x = 0; x < w; x++) {
+        uint8_t rgb[3];
+        gcv_dibr_compose_pixel (eyes, pic, anaglyph, show, dec, x, y, rgb);
+        gcv_dibr_compose_put (order, rgb, o + 4 * (size_t) x);
+      }
+    }
+  }
+  return GCV_OK;
+}

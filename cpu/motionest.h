@@ -229,32 +229,38 @@ GcvStatus gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * pa
 void gcv_motion_cpu_free (GcvMotionCpu * ctx);
 
 /* ---- CUDA backend (kernels/motionest.cu; only when built with CUDA) ----
- * A context lives on one device (made current by every call, so that one
- * thread can drive contexts on several devices) and works on one stream.
- * Each call only queues work: several contexts on several devices run
- * at once until gcv_motion_cuda_wait().  All device and pinned memory is
- * allocated by _new (the vector buffers for the smallest blocks). */
+ * A context works in the CUDA context current on the calling thread when
+ * _new ran (the caller makes its device current before every call, else
+ * the call fails with GCV_ERROR_INVALID; a context never changes the
+ * device, creates no stream and never synchronises) and on the stream
+ * passed to each call.  Calls only queue work: the caller waits for the
+ * stream before it reads the results, and orders the streams itself when
+ * it passes one context different ones.  Frames come as device planes and
+ * are copied into the context's own padded layout on the stream; results
+ * go straight to the caller's host memory.  A call refused for its
+ * arguments queues nothing and leaves the context as it was.  All device
+ * memory is allocated by _new (the vector buffers for the smallest
+ * blocks). */
 typedef struct _GcvMotionCuda GcvMotionCuda;
 
-/* stream: a cudaStream_t of `device` to work on, or NULL for one of the
- * context's own. */
-GcvMotionCuda *gcv_motion_cuda_new (int device, int width, int height, void *stream, GcvError * err);
-/* Queues the upload of `luma` (host GRAY8) as the reference P. */
-GcvStatus gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * luma, GcvError * err);
-/* Queues the upload of `luma` (host GRAY8) as the current frame C.  The
- * host plane may be reused once the call returns (it is staged).  Calls on
- * one context may follow each other without any wait (set_reference,
- * upload, search, then again while the search still runs): staging that a
- * queued copy still reads is not overwritten before that copy is done. */
-GcvStatus gcv_motion_cuda_upload (GcvMotionCuda * ctx, const GcvPlane * luma, GcvError * err);
-/* Queues the search of block rows row0 .. row1 - 1 (row1 = -1: to the
- * last) of P in C and the download of their vectors; then C becomes P.
- * Fails when no reference or no current frame is there. */
-GcvStatus gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params,
-    int row0, int row1, GcvError * err);
-/* Waits for the queued work and copies the searched rows' vectors into
- * `vectors` (a cols x rows array of the whole grid; other rows untouched). */
-GcvStatus gcv_motion_cuda_wait (GcvMotionCuda * ctx, GcvMotionVector * vectors, GcvError * err);
+GcvMotionCuda *gcv_motion_cuda_new (int width, int height, GcvError * err);
+/* Queues on `stream` the copy of `luma` (GRAY8, width x height, any pitch;
+ * device memory, of this device or, when several GPUs work on one frame,
+ * of another device: copy with cudaMemcpyDefault) into the context as the
+ * reference P. */
+GcvStatus gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * luma, void *stream,
+    GcvError * err);
+/* Queues on `stream`: the copy of `cur` (as set_reference's luma) into the
+ * context as C, the search of block rows row0 .. row1 - 1 (row1 = -1: to
+ * the last) of P in C, and the download of those rows' vectors into
+ * `vectors` (host memory holding the params' cols x rows grid; rows outside
+ * the band are not written; page-locked memory keeps the copy
+ * asynchronous); then C becomes P.  Fails (GCV_ERROR_INVALID) without a
+ * reference, with bad params or rows.  The vectors are valid once the
+ * caller has waited for the stream. */
+GcvStatus gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, const GcvPlane * cur,
+    int row0, int row1, GcvMotionVector * vectors, void *stream, GcvError * err);
+/* Frees the context (the caller has waited for the streams it used). */
 void gcv_motion_cuda_free (GcvMotionCuda * ctx);
 
 #ifdef __cplusplus

@@ -457,30 +457,39 @@ GcvStatus gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, con
 void gcv_vcm_cpu_free (GcvVcmCpu * ctx);
 
 /* ---- CUDA backend (kernels/vcm.cu; only when built with CUDA) ----------
- * A context lives on one device (made current by every call) and works on
- * one stream; calls only queue work until gcv_vcm_cuda_wait().  Frame
- * memory is allocated by _new; the per-point memory (NCMs, lists) for the
- * params of the first track call, and again only when later params need
- * more.  Point selection runs on the device: the host learns N only in
- * _wait. */
+ * The same contract as motion estimation's (cpu/motionest.h): a context
+ * works in the CUDA context current on the calling thread when _new ran
+ * (the caller makes its device current before every call, else the call
+ * fails with GCV_ERROR_INVALID) and on the stream passed to each call;
+ * calls only queue work (the caller waits for the stream before it reads
+ * the results, and orders the streams when it passes different ones);
+ * frames come as device planes, copied into the context's own layout on
+ * the stream.  Frame memory is allocated by _new; the per-point memory
+ * (NCMs, lists) for the params of the first track and again only when
+ * later params need more (then the track waits for `stream` before it
+ * frees the old buffers); likewise, when the weight parameters change, a
+ * track waits for the copy of the previous weight tables (queued by an
+ * earlier track) before it overwrites them.  Point selection runs on the
+ * device: the host learns N only once it has waited for the stream.  A
+ * call refused for its arguments queues nothing and leaves the context as
+ * it was. */
 typedef struct _GcvVcmCuda GcvVcmCuda;
 
-/* stream: a cudaStream_t of `device`, or NULL for one of the context's own. */
-GcvVcmCuda *gcv_vcm_cuda_new (int device, int width, int height, void *stream, GcvError * err);
-/* Queues the upload of `luma` (host GRAY8) as P and clears the history. */
-GcvStatus gcv_vcm_cuda_set_reference (GcvVcmCuda * ctx, const GcvPlane * luma, GcvError * err);
-/* Queues the upload of `luma` (host GRAY8) as C (staged: the host plane
- * may be reused once the call returns). */
-GcvStatus gcv_vcm_cuda_upload (GcvVcmCuda * ctx, const GcvPlane * luma, GcvError * err);
-/* Queues the three phases and the download of the points; then C becomes
- * P and the points the history.  Fails without a reference or a current
- * frame, or with bad params. */
-GcvStatus gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * err);
-/* Waits for the queued work; writes *n_points records to `points` (room
- * for the params' max_points) and, when times is not NULL, the phases'
- * times of the last track. */
-GcvStatus gcv_vcm_cuda_wait (GcvVcmCuda * ctx, GcvVcmPoint * points, int *n_points, GcvVcmTimes * times,
-    GcvError * err);
+GcvVcmCuda *gcv_vcm_cuda_new (int width, int height, GcvError * err);
+/* Queues the copy of `luma` (device GRAY8) as P and clears the history. */
+GcvStatus gcv_vcm_cuda_set_reference (GcvVcmCuda * ctx, const GcvPlane * luma, void *stream, GcvError * err);
+/* Queues: the copy of `cur` as C, the three phases, the download of the
+ * point records into `points` (host, room for params->max_points records)
+ * and of their number into *n_points (host int); then C becomes P and the
+ * points the history.  Page-locked host memory keeps the copies
+ * asynchronous; both are valid once the caller has waited for the stream.
+ * Fails (GCV_ERROR_INVALID) without a reference or with bad params. */
+GcvStatus gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, const GcvPlane * cur,
+    GcvVcmPoint * points, int *n_points, void *stream, GcvError * err);
+/* The phases' times of the last track (CUDA events), once the caller has
+ * waited for the stream (all 0 before the first track). */
+GcvStatus gcv_vcm_cuda_times (GcvVcmCuda * ctx, GcvVcmTimes * times, GcvError * err);
+/* Frees the context (the caller has waited for the streams it used). */
 void gcv_vcm_cuda_free (GcvVcmCuda * ctx);
 
 #ifdef __cplusplus

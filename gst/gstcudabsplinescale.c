@@ -124,6 +124,8 @@ static GstCaps *gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * tra
 static gboolean gst_cuda_video_bspline_scale_setup (GstCudaVideoFilter * filter,
     GstCudaVideoBackend backend, GError ** error);
 static void gst_cuda_video_bspline_scale_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_bspline_scale_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_bspline_scale_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
@@ -164,6 +166,7 @@ gst_cuda_video_bspline_scale_class_init (GstCudaVideoBsplineScaleClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_process);
+  filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_process_device);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_BSPLINE_SCALE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SCALE_METHOD, 0);
@@ -348,21 +351,16 @@ done:
 
 /* The plane's geometry: interleaved channels = pixel stride / sample size. */
 static gboolean
-plane_geometry (const GstVideoInfo * in, const GstVideoInfo * out, guint plane,
-    GcvScaleGeometry * geom, gsize * in_row, gsize * out_row)
+plane_geometry (const GstVideoInfo * in, const GstVideoInfo * out, guint plane, GcvScaleGeometry * geom)
 {
   gint comp = gst_cuda_video_filter_plane_samples (in, plane, &geom->type, &geom->channels);
-  gsize bytes;
 
   if (comp < 0)
     return FALSE;
-  bytes = gcv_sample_bytes (geom->type);
   geom->in_width = GST_VIDEO_INFO_COMP_WIDTH (in, comp);
   geom->in_height = GST_VIDEO_INFO_COMP_HEIGHT (in, comp);
   geom->out_width = GST_VIDEO_INFO_COMP_WIDTH (out, comp);
   geom->out_height = GST_VIDEO_INFO_COMP_HEIGHT (out, comp);
-  *in_row = (gsize) geom->in_width * geom->channels * bytes;
-  *out_row = (gsize) geom->out_width * geom->channels * bytes;
   return TRUE;
 }
 
@@ -392,7 +390,7 @@ gst_cuda_video_bspline_scale_setup (GstCudaVideoFilter * filter, GstCudaVideoBac
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (in); p++) {
     GcvScaleGeometry geom;
 
-    if (!plane_geometry (in, out, p, &geom, &self->in_row_bytes[p], &self->out_row_bytes[p])) {
+    if (!plane_geometry (in, out, p, &geom)) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
           "format %s: no component in plane %u", GST_VIDEO_INFO_NAME (in), p);
       return FALSE;
@@ -404,19 +402,9 @@ gst_cuda_video_bspline_scale_setup (GstCudaVideoFilter * filter, GstCudaVideoBac
         return gst_cuda_video_filter_set_error (error, &err);
       continue;
     }
-#if GCV_HAVE_CUDA
     self->cuda[p] = gcv_scale_cuda_new (&geom, &err);
     if (self->cuda[p] == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
-    if (!gst_cuda_video_filter_device_alloc (filter, self->in_row_bytes[p], geom.in_height,
-            &self->dev_in[p], geom.in_width, error)
-        || !gst_cuda_video_filter_device_alloc (filter, self->out_row_bytes[p], geom.out_height,
-            &self->dev_out[p], geom.out_width, error))
-      return FALSE;
-#else
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "built without CUDA");
-    return FALSE;
-#endif
   }
   return TRUE;
 }
@@ -430,10 +418,8 @@ gst_cuda_video_bspline_scale_teardown (GstCudaVideoFilter * filter)
   for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
     gcv_scale_cpu_free (self->cpu[p]);
     self->cpu[p] = NULL;
-#if GCV_HAVE_CUDA
     gcv_scale_cuda_free (self->cuda[p]);
     self->cuda[p] = NULL;
-#endif
   }
   self->n_planes = 0;
 }
@@ -446,7 +432,7 @@ gst_cuda_video_bspline_scale_process (GstCudaVideoFilter * filter, GstVideoFrame
   GcvScaleParams params;
   GcvPlane in[GST_VIDEO_MAX_PLANES], out[GST_VIDEO_MAX_PLANES];
   GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
+  gint n_threads = gst_cuda_video_filter_get_n_threads (filter);
   guint p;
 
   GST_OBJECT_LOCK (self);
@@ -455,41 +441,29 @@ gst_cuda_video_bspline_scale_process (GstCudaVideoFilter * filter, GstVideoFrame
 
   gst_cuda_video_filter_frame_planes (in_frame, self->n_planes, in);
   gst_cuda_video_filter_frame_planes (out_frame, self->n_planes, out);
-
-  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
-    gint n_threads = gst_cuda_video_filter_get_n_threads (filter);
-    for (p = 0; p < self->n_planes; p++)
-      if (gcv_scale_cpu_process (self->cpu[p], &params, &in[p], &out[p], n_threads, &err) != GCV_OK)
-        goto backend_error;
-    return GST_FLOW_OK;
-  }
-#if GCV_HAVE_CUDA
   for (p = 0; p < self->n_planes; p++)
-    if (!gst_cuda_video_filter_upload (filter, in[p].data, in[p].stride, &self->dev_in[p],
-            self->in_row_bytes[p], &error))
-      goto gst_error;
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-  for (p = 0; p < self->n_planes; p++)
-    if (gcv_scale_cuda_process (self->cuda[p], &params, &self->dev_in[p], &self->dev_out[p],
-            gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
-      goto backend_error;
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-  for (p = 0; p < self->n_planes; p++)
-    if (!gst_cuda_video_filter_download (filter, &self->dev_out[p], out[p].data, out[p].stride,
-            self->out_row_bytes[p], &error))
-      goto gst_error;
-  if (!gst_cuda_video_filter_finish (filter, &error))
-    goto gst_error;
+    if (gcv_scale_cpu_process (self->cpu[p], &params, &in[p], &out[p], n_threads, &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "B-spline scaling", &err);
   return GST_FLOW_OK;
-#else
-  g_assert_not_reached ();
-#endif
+}
 
-  /* ERRORS */
-backend_error:
-  gst_cuda_video_filter_set_error (&error, &err);
-#if GCV_HAVE_CUDA
-gst_error:
-#endif
-  return gst_cuda_video_filter_post_error (filter, "B-spline scaling", error);
+/* Each plane on its own (chroma planes are images of their own size). */
+static GstFlowReturn
+gst_cuda_video_bspline_scale_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
+    GstCudaVideoDeviceFrame * out)
+{
+  GstCudaVideoBsplineScale *self = GST_CUDA_VIDEO_BSPLINE_SCALE (filter);
+  GcvScaleParams params;
+  GcvError err = { GCV_OK, "" };
+  guint p;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  GST_OBJECT_UNLOCK (self);
+
+  for (p = 0; p < self->n_planes; p++)
+    if (gcv_scale_cuda_process (self->cuda[p], &params, &in->planes[p], &out->planes[p],
+            gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "B-spline scaling", &err);
+  return GST_FLOW_OK;
 }

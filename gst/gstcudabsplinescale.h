@@ -52,12 +52,7 @@ struct _GstCudaVideoBsplineScale
   /* per caps, streaming thread: one context per plane */
   guint n_planes;
   GcvScaleCpu *cpu[GST_VIDEO_MAX_PLANES];
-#if GCV_HAVE_CUDA
   GcvScaleCuda *cuda[GST_VIDEO_MAX_PLANES];
-#endif
-  gsize in_row_bytes[GST_VIDEO_MAX_PLANES];
-  gsize out_row_bytes[GST_VIDEO_MAX_PLANES];
-  GcvPlane dev_in[GST_VIDEO_MAX_PLANES], dev_out[GST_VIDEO_MAX_PLANES];
 };
 
 struct _GstCudaVideoBsplineScaleClass

@@ -120,6 +120,8 @@ static gboolean gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCuda
 static void gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter);
 static GstFlowReturn gst_cuda_video_canny_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static GstFlowReturn gst_cuda_video_canny_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 
 static void
 gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
@@ -175,6 +177,7 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_process);
+  filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_process_device);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY_MODE, 0);
@@ -330,6 +333,19 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
   return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
 }
 
+/* Whether frames of @in -> @out are painted (overlay) rather than turned
+ * into a GRAY8 map: the negotiated formats decide, and mode only when both
+ * are GRAY8 (a mode change between edges and overlay then keeps the caps). */
+static gboolean
+is_overlay (GstVideoFormat in_fmt, GstVideoFormat out_fmt, GstCudaVideoCannyMode mode)
+{
+  if (out_fmt == GST_VIDEO_FORMAT_GRAY8 && in_fmt != GST_VIDEO_FORMAT_GRAY8)
+    return FALSE;
+  if (out_fmt != GST_VIDEO_FORMAT_GRAY8)
+    return TRUE;
+  return mode == GST_CUDA_VIDEO_CANNY_MODE_OVERLAY;
+}
+
 static gboolean
 gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
 {
@@ -343,31 +359,25 @@ gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend bac
         GST_VIDEO_INFO_NAME (in));
     return FALSE;
   }
-  self->mask = g_try_malloc ((gsize) w * h);
-  if (self->mask == NULL) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-        "out of host memory for a %dx%d edge map", w, h);
-    return FALSE;
-  }
   if (backend == GST_CUDA_VIDEO_BACKEND_CPU) {
+    self->mask = g_try_malloc ((gsize) w * h);
+    if (self->mask == NULL) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+          "out of host memory for a %dx%d edge map", w, h);
+      return FALSE;
+    }
     self->cpu = gcv_canny_cpu_new (self->luma, w, h, &err);
     if (self->cpu == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
     return TRUE;
   }
-#if GCV_HAVE_CUDA
   self->cuda = gcv_canny_cuda_new (self->luma, w, h, &err);
   if (self->cuda == NULL)
     return gst_cuda_video_filter_set_error (error, &err);
-  if (!gst_cuda_video_filter_device_alloc (filter, (gsize) w * gcv_luma_bytes_per_pixel (self->luma.layout),
-          h, &self->dev_in, w, error)
-      || !gst_cuda_video_filter_device_alloc (filter, w, h, &self->dev_out, w, error))
-    return FALSE;
-  return TRUE;
-#else
-  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "built without CUDA");
-  return FALSE;
-#endif
+  /* the edge map reads the luma plane alone; overlay copies every plane */
+  if (GST_VIDEO_INFO_FORMAT (&filter->out_info) == GST_VIDEO_FORMAT_GRAY8)
+    gst_cuda_video_filter_set_device_planes (filter, 1, 1);
+  return gst_cuda_video_filter_device_alloc (filter, w, h, &self->dev_mask, w, error);
 }
 
 static void
@@ -377,12 +387,31 @@ gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter)
 
   gcv_canny_cpu_free (self->cpu);
   self->cpu = NULL;
-#if GCV_HAVE_CUDA
   gcv_canny_cuda_free (self->cuda);
   self->cuda = NULL;
-#endif
   g_free (self->mask);
   self->mask = NULL;
+}
+
+/* The settings of one frame, taken under the object lock: the params with
+ * the output the negotiated formats and mode ask for. */
+static gboolean
+frame_settings (GstCudaVideoCanny * self, GstVideoFormat in_fmt, GstVideoFormat out_fmt,
+    GcvCannyParams * params, guint32 * color)
+{
+  GstCudaVideoCannyMode mode;
+  gboolean overlay;
+
+  GST_OBJECT_LOCK (self);
+  *params = self->params;
+  mode = self->mode;
+  *color = self->overlay_color;
+  GST_OBJECT_UNLOCK (self);
+
+  overlay = is_overlay (in_fmt, out_fmt, mode);
+  params->output = !overlay && mode == GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE ?
+      GCV_CANNY_OUTPUT_MAGNITUDE : GCV_CANNY_OUTPUT_EDGES;
+  return overlay;
 }
 
 static GstFlowReturn
@@ -391,30 +420,12 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
 {
   GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
   const gint w = GST_VIDEO_FRAME_WIDTH (in_frame), h = GST_VIDEO_FRAME_HEIGHT (in_frame);
-  GstVideoFormat in_fmt = GST_VIDEO_FRAME_FORMAT (in_frame), out_fmt = GST_VIDEO_FRAME_FORMAT (out_frame);
   GcvCannyParams params;
-  GstCudaVideoCannyMode mode;
   guint32 color;
-  gboolean overlay;
+  gboolean overlay = frame_settings (self, GST_VIDEO_FRAME_FORMAT (in_frame),
+      GST_VIDEO_FRAME_FORMAT (out_frame), &params, &color);
   GcvPlane in, out;
   GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
-
-  GST_OBJECT_LOCK (self);
-  params = self->params;
-  mode = self->mode;
-  color = self->overlay_color;
-  GST_OBJECT_UNLOCK (self);
-
-  /* the negotiated caps decide while a mode change is renegotiating */
-  if (out_fmt == GST_VIDEO_FORMAT_GRAY8 && in_fmt != GST_VIDEO_FORMAT_GRAY8)
-    overlay = FALSE;
-  else if (out_fmt != GST_VIDEO_FORMAT_GRAY8)
-    overlay = TRUE;
-  else
-    overlay = mode == GST_CUDA_VIDEO_CANNY_MODE_OVERLAY;
-  params.output = !overlay && mode == GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE ?
-      GCV_CANNY_OUTPUT_MAGNITUDE : GCV_CANNY_OUTPUT_EDGES;
 
   in.data = GST_VIDEO_FRAME_PLANE_DATA (in_frame, 0);
   in.width = w;
@@ -429,29 +440,9 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
     out.data = GST_VIDEO_FRAME_PLANE_DATA (out_frame, 0);
     out.stride = GST_VIDEO_FRAME_PLANE_STRIDE (out_frame, 0);
   }
-
-  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
-    if (gcv_canny_cpu_process (self->cpu, &params, &in, &out,
-            gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
-      goto backend_error;
-  } else {
-#if GCV_HAVE_CUDA
-    gsize in_row = (gsize) w * gcv_luma_bytes_per_pixel (self->luma.layout);
-    if (!gst_cuda_video_filter_upload (filter, in.data, in.stride, &self->dev_in, in_row, &error))
-      goto gst_error;
-    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-    if (gcv_canny_cuda_process (self->cuda, &params, &self->dev_in, &self->dev_out,
-            gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
-      goto backend_error;
-    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-    if (!gst_cuda_video_filter_download (filter, &self->dev_out, out.data, out.stride, w, &error)
-        || !gst_cuda_video_filter_finish (filter, &error))
-      goto gst_error;
-#else
-    g_assert_not_reached ();
-#endif
-  }
-
+  if (gcv_canny_cpu_process (self->cpu, &params, &in, &out, gst_cuda_video_filter_get_n_threads (filter),
+          &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Canny edge detection", &err);
   if (overlay) {
     if (!gst_video_frame_copy (out_frame, in_frame)) {
       GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not copy the frame for the overlay"), (NULL));
@@ -460,12 +451,27 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
     gst_cuda_video_filter_paint_mask (out_frame, &out, color);
   }
   return GST_FLOW_OK;
+}
 
-  /* ERRORS */
-backend_error:
-  gst_cuda_video_filter_set_error (&error, &err);
-#if GCV_HAVE_CUDA
-gst_error:
-#endif
-  return gst_cuda_video_filter_post_error (filter, "Canny edge detection", error);
+/* The same on the GPU: the edge map into the output, or into the device
+ * mask that is then painted on a copy of the input. */
+static GstFlowReturn
+gst_cuda_video_canny_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
+    GstCudaVideoDeviceFrame * out)
+{
+  GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
+  GcvCannyParams params;
+  guint32 color;
+  gboolean overlay = frame_settings (self, GST_VIDEO_INFO_FORMAT (in->info),
+      GST_VIDEO_INFO_FORMAT (out->info), &params, &color);
+  GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+
+  if (gcv_canny_cuda_process (self->cuda, &params, &in->planes[0], overlay ? &self->dev_mask : &out->planes[0],
+          gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Canny edge detection", &err);
+  if (overlay && (!gst_cuda_video_filter_copy_device_frame (filter, in, out, &error)
+          || !gst_cuda_video_filter_paint_mask_device (filter, out, &self->dev_mask, 0xff, color, &error)))
+    return gst_cuda_video_filter_post_error (filter, "Painting the edges", error);
+  return GST_FLOW_OK;
 }

@@ -47,11 +47,9 @@ struct _GstCudaVideoCanny
   /* per caps, streaming thread */
   GcvLumaInput luma;
   GcvCannyCpu *cpu;
-#if GCV_HAVE_CUDA
   GcvCannyCuda *cuda;
-#endif
-  GcvPlane dev_in, dev_out;     /* device planes (CUDA backend) */
-  guint8 *mask;                 /* host edge map for overlay mode */
+  guint8 *mask;                 /* overlay: the edge map (CPU backend) */
+  GcvPlane dev_mask;            /* overlay: the edge map (CUDA backend) */
 };
 
 struct _GstCudaVideoCannyClass

@@ -62,10 +62,6 @@
 
 #include "gstcudaconv3d.h"
 
-#if GCV_HAVE_CUDA
-#include "gcv-cuda.h"
-#endif
-
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_conv3d_debug);
 #define GST_CAT_DEFAULT gst_cuda_video_conv3d_debug
 
@@ -217,6 +213,8 @@ static GstCaps *gst_cuda_video_conv3d_transform_caps (GstBaseTransform * trans,
 static gboolean gst_cuda_video_conv3d_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
     GError ** error);
 static void gst_cuda_video_conv3d_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_conv3d_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 static void gst_cuda_video_conv3d_reset (GstCudaVideoFilter * filter);
@@ -318,6 +316,7 @@ gst_cuda_video_conv3d_class_init (GstCudaVideoConv3dClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_process);
+  filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_process_device);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_reset);
   filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_drain);
   filter_class->latency_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_latency_frames);
@@ -694,10 +693,8 @@ free_contexts (GstCudaVideoConv3d * self)
   for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
     gcv_conv3d_cpu_free (self->cpu[p]);
     self->cpu[p] = NULL;
-#if GCV_HAVE_CUDA
     gcv_conv3d_cuda_free (self->cuda[p]);
     self->cuda[p] = NULL;
-#endif
   }
   self->n_planes = 0;
 }
@@ -721,19 +718,16 @@ make_contexts (GstCudaVideoConv3d * self, GstCudaVideoBackend backend,
   g_free (self->delay);
   self->delay = g_new0 (gfloat, kt);
   self->delay[kt / 2] = 1.0f;
-#if GCV_HAVE_CUDA
   have_fft = cuda ? gcv_conv3d_cuda_have_fft (&err) : gcv_conv3d_cpu_have_fft ();
   if (cuda && !have_fft)
     GST_INFO_OBJECT (self, "FFT algorithms unavailable: %s", err.message);
-#else
-  have_fft = gcv_conv3d_cpu_have_fft ();
-#endif
 
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
     GcvConv3dGeometry *g = &self->geom[p];
     GcvConv3dParams *prm = &self->params[p];
+    gsize row;
 
-    if (!plane_geometry (info, p, s->planes, g, &self->row_bytes[p])) {
+    if (!plane_geometry (info, p, s->planes, g, &row)) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
           "format %s: no component in plane %u", GST_VIDEO_INFO_NAME (info), p);
       return FALSE;
@@ -775,11 +769,9 @@ make_contexts (GstCudaVideoConv3d * self, GstCudaVideoBackend backend,
         return gst_cuda_video_filter_set_error (error, &err);
       continue;
     }
-#if GCV_HAVE_CUDA
     self->cuda[p] = gcv_conv3d_cuda_new (g, prm, gst_cuda_video_filter_get_stream (filter), &err);
     if (!self->cuda[p])
       return gst_cuda_video_filter_set_error (error, &err);
-#endif
   }
 
   GST_OBJECT_LOCK (self);
@@ -870,27 +862,11 @@ gst_cuda_video_conv3d_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend ba
 {
   GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
   const GstVideoInfo *in = &filter->in_info;
-  guint p;
 
   GST_INFO_OBJECT (self, "%s %dx%d on the %s", GST_VIDEO_INFO_NAME (in), GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in), backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
-  /* the frame buffers on the device live as long as the caps; the
-   * contexts (kernel-dependent) are made by apply_settings */
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (in) && backend == GST_CUDA_VIDEO_BACKEND_CUDA; p++) {
-    GcvConv3dGeometry g;
-    if (!plane_geometry (in, p, GST_CUDA_VIDEO_CONV3D_PLANES_ALL, &g, &self->row_bytes[p])) {
-      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-          "format %s: no component in plane %u", GST_VIDEO_INFO_NAME (in), p);
-      return FALSE;
-    }
-    if (!gst_cuda_video_filter_device_alloc (filter, self->row_bytes[p], g.height, &self->dev_in[p],
-            g.width, error)
-        || !gst_cuda_video_filter_device_alloc (filter, self->row_bytes[p], g.height,
-            &self->dev_out[p], g.width, error))
-      return FALSE;
-  }
-  /* a bad kernel is reported now, with the caps, rather than at the first
-   * frame */
+  /* the contexts (kernel-dependent) are made by apply_settings; a bad
+   * kernel is reported now, with the caps, rather than at the first frame */
   return apply_settings (self, TRUE, error) == GST_FLOW_OK;
 }
 
@@ -912,10 +888,8 @@ gst_cuda_video_conv3d_reset (GstCudaVideoFilter * filter)
   for (p = 0; p < self->n_planes; p++) {
     if (self->cpu[p])
       gcv_conv3d_cpu_reset (self->cpu[p]);
-#if GCV_HAVE_CUDA
     if (self->cuda[p])
       gcv_conv3d_cuda_reset (self->cuda[p]);
-#endif
   }
   g_queue_clear_full (&self->stamps, g_free);
 }
@@ -943,45 +917,35 @@ ready_outputs (GstCudaVideoConv3d * self)
     return 0;
   if (self->cpu[0])
     return gcv_conv3d_cpu_ready (self->cpu[0]);
-#if GCV_HAVE_CUDA
   if (self->cuda[0])
     return gcv_conv3d_cuda_ready (self->cuda[0]);
-#endif
   return 0;
 }
 
-/* Computes the next output (ready_outputs () > 0) into @out_frame and
- * gives it the timestamps of its centre frame. */
+/* Computes the next output (ready_outputs () > 0) into the output frame
+ * (host on the CPU, device on the GPU) and gives it the timestamps of its
+ * centre frame. */
 static GstFlowReturn
-render_next (GstCudaVideoFilter * filter, GstVideoFrame * out_frame, gpointer user_data)
+render_next (GstCudaVideoFilter * filter, GstVideoFrame * out_frame, GstCudaVideoDeviceFrame * out_dev,
+    gpointer user_data)
 {
   GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
   GcvPlane out[GST_VIDEO_MAX_PLANES];
   GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
   GstCudaVideoConv3dStamp *stamp;
-  GstBuffer *buf = out_frame->buffer;
+  GstBuffer *buf = out_frame ? out_frame->buffer : out_dev->buffer;
   guint p;
 
-  gst_cuda_video_filter_frame_planes (out_frame, self->n_planes, out);
-  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
+  if (out_frame) {
+    gst_cuda_video_filter_frame_planes (out_frame, self->n_planes, out);
     for (p = 0; p < self->n_planes; p++)
       if (gcv_conv3d_cpu_process (self->cpu[p], &self->params[p], 1, &out[p], &err) != GCV_OK)
         goto backend_error;
   } else {
-#if GCV_HAVE_CUDA
     for (p = 0; p < self->n_planes; p++)
-      if (gcv_conv3d_cuda_process (self->cuda[p], &self->params[p], 1, &self->dev_out[p],
+      if (gcv_conv3d_cuda_process (self->cuda[p], &self->params[p], 1, &out_dev->planes[p],
               gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
         goto backend_error;
-    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-    for (p = 0; p < self->n_planes; p++)
-      if (!gst_cuda_video_filter_download (filter, &self->dev_out[p], out[p].data, out[p].stride,
-              self->row_bytes[p], &error))
-        goto gst_error;
-    if (!gst_cuda_video_filter_finish (filter, &error))
-      goto gst_error;
-#endif
   }
 
   stamp = g_queue_pop_head (&self->stamps);
@@ -997,11 +961,7 @@ render_next (GstCudaVideoFilter * filter, GstVideoFrame * out_frame, gpointer us
 
   /* ERRORS */
 backend_error:
-  gst_cuda_video_filter_set_error (&error, &err);
-#if GCV_HAVE_CUDA
-gst_error:
-#endif
-  return gst_cuda_video_filter_post_error (filter, "3-D convolution", error);
+  return gst_cuda_video_filter_backend_failed (filter, "3-D convolution", &err);
 }
 
 static GstFlowReturn
@@ -1014,10 +974,8 @@ gst_cuda_video_conv3d_drain (GstCudaVideoFilter * filter)
   for (p = 0; p < self->n_planes; p++) {
     if (self->cpu[p])
       gcv_conv3d_cpu_end (self->cpu[p]);
-#if GCV_HAVE_CUDA
     if (self->cuda[p])
       gcv_conv3d_cuda_end (self->cuda[p]);
-#endif
   }
   GST_DEBUG_OBJECT (self, "draining %d held frame(s)", ready_outputs (self));
   while (ret == GST_FLOW_OK && ready_outputs (self) > 0)
@@ -1027,18 +985,14 @@ gst_cuda_video_conv3d_drain (GstCudaVideoFilter * filter)
   return ret;
 }
 
+/* What every frame does first: new settings, the input's timestamps for
+ * the output that will be centred on it. */
 static GstFlowReturn
-gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame)
+begin_frame (GstCudaVideoConv3d * self, GstBuffer * inbuf)
 {
-  GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
-  GcvPlane in[GST_VIDEO_MAX_PLANES];
-  GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
   GstCudaVideoConv3dStamp *stamp;
-  GstBuffer *inbuf = in_frame->buffer;
+  GError *error = NULL;
   gboolean changed;
-  guint p;
 
   GST_OBJECT_LOCK (self);
   changed = self->serial != self->applied_serial;
@@ -1046,7 +1000,8 @@ gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter, GstVideoFrame * in_f
   if (changed) {
     GstFlowReturn ret = apply_settings (self, FALSE, &error);
     if (error)
-      return gst_cuda_video_filter_post_error (filter, "Changing the 3-D kernel", error);
+      return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (self), "Changing the 3-D kernel",
+          error);
     if (ret != GST_FLOW_OK)
       return ret;
   }
@@ -1058,40 +1013,48 @@ gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter, GstVideoFrame * in_f
   stamp->offset = GST_BUFFER_OFFSET (inbuf);
   stamp->offset_end = GST_BUFFER_OFFSET_END (inbuf);
   g_queue_push_tail (&self->stamps, stamp);
+  return GST_FLOW_OK;
+}
 
+static GstFlowReturn
+gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame)
+{
+  GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
+  GcvPlane in[GST_VIDEO_MAX_PLANES];
+  GcvError err = { GCV_OK, "" };
+  GstFlowReturn ret;
+  guint p;
+
+  if ((ret = begin_frame (self, in_frame->buffer)) != GST_FLOW_OK)
+    return ret;
   gst_cuda_video_filter_frame_planes (in_frame, self->n_planes, in);
-  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
-    for (p = 0; p < self->n_planes; p++)
-      if (gcv_conv3d_cpu_push (self->cpu[p], &in[p], &err) != GCV_OK)
-        goto backend_error;
-  } else {
-#if GCV_HAVE_CUDA
-    for (p = 0; p < self->n_planes; p++)
-      if (!gst_cuda_video_filter_upload (filter, in[p].data, in[p].stride, &self->dev_in[p],
-              self->row_bytes[p], &error))
-        goto gst_error;
-    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-    for (p = 0; p < self->n_planes; p++)
-      if (gcv_conv3d_cuda_push (self->cuda[p], &self->dev_in[p],
-              gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
-        goto backend_error;
-    if (ready_outputs (self) == 0) {
-      /* the staging buffers are reused by the next frame: wait for them */
-      if (!gst_cuda_video_filter_finish (filter, &error))
-        goto gst_error;
-      return GST_BASE_TRANSFORM_FLOW_DROPPED;
-    }
-#endif
-  }
+  for (p = 0; p < self->n_planes; p++)
+    if (gcv_conv3d_cpu_push (self->cpu[p], &in[p], &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "3-D convolution", &err);
   if (ready_outputs (self) == 0)
     return GST_BASE_TRANSFORM_FLOW_DROPPED;
-  return render_next (filter, out_frame, NULL);
+  return render_next (filter, out_frame, NULL, NULL);
+}
 
-  /* ERRORS */
-backend_error:
-  gst_cuda_video_filter_set_error (&error, &err);
-#if GCV_HAVE_CUDA
-gst_error:
-#endif
-  return gst_cuda_video_filter_post_error (filter, "3-D convolution", error);
+/* The frame joins the history on the device (a copy: the input buffer may
+ * go once that copy ran); an output comes once the history is full. */
+static GstFlowReturn
+gst_cuda_video_conv3d_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
+    GstCudaVideoDeviceFrame * out)
+{
+  GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
+  GcvError err = { GCV_OK, "" };
+  GstFlowReturn ret;
+  guint p;
+
+  if ((ret = begin_frame (self, in->buffer)) != GST_FLOW_OK)
+    return ret;
+  for (p = 0; p < self->n_planes; p++)
+    if (gcv_conv3d_cuda_push (self->cuda[p], &in->planes[p], gst_cuda_video_filter_get_stream (filter),
+            &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "3-D convolution", &err);
+  if (ready_outputs (self) == 0)
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  return render_next (filter, NULL, out, NULL);
 }

@@ -81,11 +81,7 @@ struct _GstCudaVideoConv3d
   guint n_planes;
   GcvConv3dGeometry geom[GST_VIDEO_MAX_PLANES];
   GcvConv3dCpu *cpu[GST_VIDEO_MAX_PLANES];
-#if GCV_HAVE_CUDA
   GcvConv3dCuda *cuda[GST_VIDEO_MAX_PLANES];
-#endif
-  gsize row_bytes[GST_VIDEO_MAX_PLANES];
-  GcvPlane dev_in[GST_VIDEO_MAX_PLANES], dev_out[GST_VIDEO_MAX_PLANES];
   GQueue stamps;                /* GstCudaVideoConv3dStamp *, oldest first */
 };
 

@@ -100,6 +100,7 @@
 #endif
 
 #include "gstcudadibr.h"
+#include "gcv-cuda.h"
 
 #include <math.h>
 #include <string.h>
@@ -245,6 +246,8 @@ static GstCaps *gst_cuda_video_dibr_fixate_caps (GstBaseTransform * trans,
 static gboolean gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
     GError ** error);
 static void gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_dibr_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
@@ -345,6 +348,7 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process);
+  filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process_device);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, 0);
@@ -812,46 +816,32 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
   self->width = W;
   self->height = H;
   n = (gsize) W * H;
-  for (k = 0; k < 2; k++) {
-    self->eye[k] = g_try_malloc (4 * n);
-    self->holes[k] = g_try_malloc (n);
-    self->zbuf[k] = g_try_new (gfloat, n);
-  }
-  if (!self->eye[0] || !self->eye[1] || !self->holes[0] || !self->holes[1] || !self->zbuf[0]
-      || !self->zbuf[1]) {
-    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "scratch planes for %dx%d views", W, H);
-    return gst_cuda_video_filter_set_error (error, &err);
-  }
   GST_INFO_OBJECT (self, "%s %dx%d -> %s %dx%d (views %dx%d) on the %s", GST_VIDEO_INFO_NAME (in),
       iw, ih, GST_VIDEO_INFO_NAME (out), ow, oh, W, H,
       backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
 
   if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
-#if GCV_HAVE_CUDA
-    /* on the base class's stream, so that the stats' CUDA events time it */
-    self->cuda = gcv_dibr_cuda_new (gst_cuda_video_filter_get_device (filter), W, H,
-        gst_cuda_video_filter_get_stream (filter), &err);
+    self->cuda = gcv_dibr_cuda_new (W, H, &err);
     if (self->cuda == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
-    /* the input frame goes up as it is, one device plane per plane, and
-     * is split into colour and depth there */
-    self->n_dev_in = GST_VIDEO_INFO_N_PLANES (in);
-    for (k = 0; k < (gint) self->n_dev_in; k++) {
-      gint comp = gst_cuda_video_filter_plane_component (in, k);
-      gint cw = GST_VIDEO_INFO_COMP_WIDTH (in, comp), ch = GST_VIDEO_INFO_COMP_HEIGHT (in, comp);
-
-      self->dev_in_row_bytes[k] = (gsize) cw * GST_VIDEO_INFO_COMP_PSTRIDE (in, comp);
-      if (!gst_cuda_video_filter_device_alloc (filter, self->dev_in_row_bytes[k], ch, &self->dev_in[k], cw,
-              error))
+    for (k = 0; k < 2; k++)
+      if (!gst_cuda_video_filter_device_alloc (filter, (gsize) W * 4, H, &self->dev_eye[k], W, error)
+          || !gst_cuda_video_filter_device_alloc (filter, (gsize) W * sizeof (gfloat), H, &self->dev_zbuf[k], W,
+              error)
+          || !gst_cuda_video_filter_device_alloc (filter, W, H, &self->dev_holes[k], W, error))
         return FALSE;
-    }
     return TRUE;
-#endif
+  }
+  for (k = 0; k < 2; k++) {
+    self->eye[k] = g_try_malloc (4 * n);
+    self->holes[k] = g_try_malloc (n);
+    self->zbuf[k] = g_try_new (gfloat, n);
   }
   /* the CPU unpacks the frame into these (the GPU on the device) */
   self->colour = g_try_malloc (4 * n);
   self->depth = g_try_malloc (2 * n);      /* 8- or 16-bit */
-  if (!self->colour || !self->depth) {
+  if (!self->eye[0] || !self->eye[1] || !self->holes[0] || !self->holes[1] || !self->zbuf[0]
+      || !self->zbuf[1] || !self->colour || !self->depth) {
     gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "scratch planes for %dx%d views", W, H);
     return gst_cuda_video_filter_set_error (error, &err);
   }
@@ -867,10 +857,8 @@ gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter)
   GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
   gint k;
 
-#if GCV_HAVE_CUDA
   if (self->cuda)
     gcv_dibr_cuda_free (self->cuda);
-#endif
   self->cuda = NULL;
   if (self->cpu)
     gcv_dibr_cpu_free (self->cpu);
@@ -917,78 +905,126 @@ packed_frame (GstCudaVideoDibr * self, const GstVideoInfo * info, const GcvPlane
       (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) / sample : p->r;
 }
 
-/* One eye of the output: where its RGBA goes, and what else it needs. */
+/* One eye of the output: what it shows and where its RGBA goes. */
 typedef struct
 {
   gboolean render;              /* else: the source colour */
   GcvDibrCamera camera;
-  GcvPlane rgba;                /* the output frame, or self->eye[k] */
-  gboolean direct;              /* rgba is in the output frame, final */
-  GcvPlane depth, holes;        /* data NULL when not wanted */
-  gint ox, oy;                  /* where the eye goes in the output frame */
+  gboolean direct;              /* rendered straight into the output frame */
+  GcvDibrEye eye;               /* its planes (host or device) and place */
 } Eye;
 
-/* Writes RGBA rows (W x H at @src) into the output frame at (ox, oy) in
- * its byte order, the fourth byte 255. */
-static void
-put_rgba (GstVideoFrame * out, const guint8 * src, gsize src_stride, gint W, gint H, gint ox, gint oy)
+/* The settings of one frame, taken under the object lock: params, debug
+ * output, the output mode (virtual <-> anaglyph keeps the caps, so no
+ * renegotiation brings that change to setup: it is taken here), and the
+ * eyes with their cameras and places (eye 0 the left, eye 1 the right;
+ * output=virtual shows the right alone).  FALSE when the settings are
+ * refused (posted). */
+static gboolean
+frame_settings (GstCudaVideoDibr * self, const GstVideoInfo * out_info, GcvDibrParams * params,
+    GstCudaVideoDibrDebug * debug, GstCudaVideoDibrOutput * output, GcvDibrCamera * source,
+    Eye eyes[2], gint * n_eyes)
 {
-  const GstVideoInfo *info = &out->info;
-  guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (out, 0);
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
-  gint r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
-  gint g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
-  gint b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+  gint W = self->width, H = self->height, k;
+  gboolean symmetric, rgba_out;
+
+  GST_OBJECT_LOCK (self);
+  *params = self->params;
+  *debug = self->debug;
+  symmetric = self->symmetric;
+  *output = self->cur_output;
+  if (self->output != *output && (self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL
+          || self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH)
+      && (*output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL || *output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH))
+    *output = self->cur_output = self->output;
+  GST_OBJECT_UNLOCK (self);
+  if (!check_params (self, params, W) || !update_camera_file (self, FALSE))
+    return FALSE;
+
+  if (self->file_loaded) {
+    *source = self->file_src;
+    symmetric = FALSE;
+  } else {
+    gcv_dibr_camera_simple (W, H, params->focal_length, params->baseline, params->convergence, source, NULL);
+  }
+  *n_eyes = *output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL ? 1 : 2;
+  memset (eyes, 0, 2 * sizeof (Eye));
+  rgba_out = GST_VIDEO_INFO_COMP_POFFSET (out_info, GST_VIDEO_COMP_R) == 0;
+  for (k = 0; k < *n_eyes; k++) {
+    Eye *e = &eyes[k];
+    gboolean right = *n_eyes == 1 || k == 1;
+
+    e->eye.ox = *output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE && k == 1 ? W : 0;
+    e->eye.oy = *output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM && k == 1 ? H : 0;
+    e->render = TRUE;
+    if (self->file_loaded)
+      e->camera = right ? self->file_virt : self->file_src;
+    else if (symmetric)
+      gcv_dibr_camera_simple (W, H, params->focal_length, (right ? 0.5 : -0.5) * params->baseline,
+          params->convergence, NULL, &e->camera);
+    else if (right)
+      gcv_dibr_camera_simple (W, H, params->focal_length, params->baseline, params->convergence, NULL,
+          &e->camera);
+    else {
+      /* the source itself: its colour, unless its depth or holes are asked for */
+      e->camera = *source;
+      e->render = *debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE;
+    }
+    /* RGBA (or RGBx) out, colour shown as it is: rendered in place */
+    e->direct = rgba_out && *debug == GST_CUDA_VIDEO_DIBR_DEBUG_NONE
+        && *output != GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH;
+  }
+  return TRUE;
+}
+
+/* The planes of eye @e inside the output's plane 0 @out (direct), else
+ * @scratch (W x H RGBA); depth and holes only when the debug output
+ * shows them. */
+static void
+eye_planes (Eye * e, const GcvPlane * out, const GcvPlane * scratch, const GcvPlane * zbuf,
+    const GcvPlane * holes, GstCudaVideoDibrDebug debug, gint W, gint H)
+{
+  e->eye.rgba.width = W;
+  e->eye.rgba.height = H;
+  if (e->direct) {
+    e->eye.rgba.stride = out->stride;
+    e->eye.rgba.data = (guint8 *) out->data + (gsize) e->eye.oy * out->stride + (gsize) e->eye.ox * 4;
+  } else {
+    e->eye.rgba = *scratch;
+  }
+  if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH)
+    e->eye.depth = *zbuf;
+  else if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_HOLES)
+    e->eye.holes = *holes;
+}
+
+/* The output frame's pixel order and the compose's arguments. */
+static void
+compose_args (GstCudaVideoDibr * self, const GstVideoInfo * out_info, GstCudaVideoDibrDebug debug,
+    const GcvDibrParams * params, GcvDibrPixelOrder * order, GcvDibrShow * show, GcvDibrDecode * dec)
+{
+  order->r = GST_VIDEO_INFO_COMP_POFFSET (out_info, GST_VIDEO_COMP_R);
+  order->g = GST_VIDEO_INFO_COMP_POFFSET (out_info, GST_VIDEO_COMP_G);
+  order->b = GST_VIDEO_INFO_COMP_POFFSET (out_info, GST_VIDEO_COMP_B);
   /* the byte that is neither R, G nor B: A or x */
-  gint a = 6 - r - g - b, x, y;
-
-  for (y = 0; y < H; y++) {
-    const guint8 *i = src + (gsize) y * src_stride;
-    guint8 *o = base + (gsize) (y + oy) * stride + (gsize) ox * 4;
-    for (x = 0; x < W; x++) {
-      o[4 * x + r] = i[4 * x + 0];
-      o[4 * x + g] = i[4 * x + 1];
-      o[4 * x + b] = i[4 * x + 2];
-      o[4 * x + a] = 255;
-    }
-  }
+  order->x = 6 - order->r - order->g - order->b;
+  *show = debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH ? GCV_DIBR_SHOW_DEPTH
+      : debug == GST_CUDA_VIDEO_DIBR_DEBUG_HOLES ? GCV_DIBR_SHOW_HOLES : GCV_DIBR_SHOW_COLOUR;
+  gcv_dibr_decode_make (params, 8, dec);
 }
 
-/* debug-output: turns an eye's RGBA into its depth (grey, the input's
- * 8-bit coding: near = white) or paints its holes white. */
-static void
-debug_paint (Eye * e, GstCudaVideoDibrDebug debug, const GcvDibrParams * params)
+/* The eyes that are not in the output yet, composed into it (a copy
+ * of the first, stacked after it when not direct). */
+static guint
+eyes_to_compose (Eye eyes[2], gint n_eyes, GcvDibrEye out[2])
 {
-  GcvDibrDecode dec;
-  gint x, y;
+  guint n = 0;
+  gint k;
 
-  gcv_dibr_decode_make (params, 8, &dec);
-  for (y = 0; y < e->rgba.height; y++) {
-    guint8 *o = (guint8 *) e->rgba.data + (gsize) y * e->rgba.stride;
-    for (x = 0; x < e->rgba.width; x++) {
-      gint v;
-      if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH) {
-        gfloat z = ((const gfloat *) ((const guint8 *) e->depth.data + (gsize) y * e->depth.stride))[x];
-        gdouble d = gcv_dibr_z_to_value (&dec, z);
-        v = d != d ? 0 : (gint) CLAMP (floor (d + 0.5), 0.0, 255.0);
-      } else {
-        if (((const guint8 *) e->holes.data + (gsize) y * e->holes.stride)[x] == 0)
-          continue;
-        v = 255;
-      }
-      o[4 * x + 0] = o[4 * x + 1] = o[4 * x + 2] = v;
-      o[4 * x + 3] = 255;
-    }
-  }
-}
-
-static GstFlowReturn
-backend_failed (GstCudaVideoDibr * self, const gchar * what, const GcvError * err)
-{
-  GError *error = NULL;
-
-  gst_cuda_video_filter_set_error (&error, err);
-  return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (self), what, error);
+  for (k = 0; k < n_eyes; k++)
+    if (!eyes[k].direct)
+      out[n++] = eyes[k].eye;
+  return n;
 }
 
 static GstFlowReturn
@@ -998,162 +1034,116 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
   GcvDibrParams params;
   GstCudaVideoDibrDebug debug;
-  gboolean symmetric, rgba_out;
+  GstCudaVideoDibrOutput output;
   GcvDibrView view;
   GcvDibrPacked packed;
-  GcvPlane planes[3];
+  GcvDibrPixelOrder order;
+  GcvDibrShow show;
+  GcvDibrDecode dec;
+  GcvDibrEye composed[2];
+  GcvPlane planes[3], out;
   GcvError err = { GCV_OK, "" };
   Eye eyes[2];
-  gint W = self->width, H = self->height, n_eyes, k, x, y;
-  GstCudaVideoDibrOutput output = self->cur_output;
+  gint W = self->width, H = self->height, n_eyes, k, y, bits;
+  gint nt = gst_cuda_video_filter_get_n_threads (filter);
+  guint n;
 
-  GST_OBJECT_LOCK (self);
-  params = self->params;
-  debug = self->debug;
-  symmetric = self->symmetric;
-  /* virtual <-> anaglyph keeps the caps (W x H, mono), so no
-   * renegotiation brings the change to setup: take it here */
-  if (self->output != output && (self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL
-          || self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH)
-      && (output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL || output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH))
-    output = self->cur_output = self->output;
-  GST_OBJECT_UNLOCK (self);
-  if (!check_params (self, &params, W) || !update_camera_file (self, FALSE))
-    return GST_FLOW_ERROR;
-
-  /* the view: its camera now, its planes below (unpacked on the GPU or
-   * here) */
   memset (&view, 0, sizeof (view));
+  if (!frame_settings (self, &out_frame->info, &params, &debug, &output, &view.camera, eyes, &n_eyes))
+    return GST_FLOW_ERROR;
   gst_cuda_video_filter_frame_planes (in_frame, MIN (GST_VIDEO_FRAME_N_PLANES (in_frame), 3), planes);
+  gst_cuda_video_filter_frame_planes (out_frame, 1, &out);
   packed_frame (self, &in_frame->info, planes, &packed);
-  if (self->file_loaded) {
-    view.camera = self->file_src;
-    symmetric = FALSE;
-  } else {
-    gcv_dibr_camera_simple (W, H, params.focal_length, params.baseline, params.convergence,
-        &view.camera, NULL);
-  }
-
-  /* eye 0 the left, eye 1 the right; output=virtual shows the right alone */
-  n_eyes = output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL ? 1 : 2;
-  memset (eyes, 0, sizeof (eyes));
-  rgba_out = GST_VIDEO_INFO_COMP_POFFSET (&out_frame->info, GST_VIDEO_COMP_R) == 0;
-  for (k = 0; k < n_eyes; k++) {
-    Eye *e = &eyes[k];
-    gboolean right = n_eyes == 1 || k == 1;
-
-    e->ox = output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE && k == 1 ? W : 0;
-    e->oy = output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM && k == 1 ? H : 0;
-    e->render = TRUE;
-    if (self->file_loaded)
-      e->camera = right ? self->file_virt : self->file_src;
-    else if (symmetric)
-      gcv_dibr_camera_simple (W, H, params.focal_length, (right ? 0.5 : -0.5) * params.baseline,
-          params.convergence, NULL, &e->camera);
-    else if (right)
-      gcv_dibr_camera_simple (W, H, params.focal_length, params.baseline, params.convergence, NULL,
-          &e->camera);
-    else {
-      /* the source itself: its colour, unless its depth or holes are asked for */
-      e->camera = view.camera;
-      e->render = debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE;
-    }
-    e->direct = rgba_out && debug == GST_CUDA_VIDEO_DIBR_DEBUG_NONE
-        && output != GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH;
-    e->rgba.width = W;
-    e->rgba.height = H;
-    if (e->direct) {
-      e->rgba.stride = GST_VIDEO_FRAME_PLANE_STRIDE (out_frame, 0);
-      e->rgba.data = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out_frame, 0)
-          + (gsize) e->oy * e->rgba.stride + (gsize) e->ox * 4;
-    } else {
-      e->rgba.data = self->eye[k];
-      e->rgba.stride = (gsize) W * 4;
-    }
-    if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH) {
-      GcvPlane p = { self->zbuf[k], W, H, (gsize) W * sizeof (gfloat) };
-      e->depth = p;
-    } else if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_HOLES) {
-      GcvPlane p = { self->holes[k], W, H, (gsize) W };
-      e->holes = p;
-    }
-  }
-
-  /* the synthesized eyes, and the source eye where it is shown (one
-   * upload, one wait on the GPU) */
-#if GCV_HAVE_CUDA
-  if (self->cuda != NULL) {
-    GError *error = NULL;
-    GcvDibrPacked dev;
-    guint p;
-
-    /* the frame as it is (pinned memory from our pool goes straight),
-     * split into colour and depth on the GPU */
-    for (p = 0; p < self->n_dev_in; p++)
-      if (!gst_cuda_video_filter_upload (filter, planes[p].data, planes[p].stride, &self->dev_in[p],
-              self->dev_in_row_bytes[p], &error))
-        return gst_cuda_video_filter_post_error (filter, "Uploading the frame", error);
-    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-    packed_frame (self, &in_frame->info, self->dev_in, &dev);
-    if (gcv_dibr_cuda_unpack_view (self->cuda, 0, &dev, &view.camera, &err) != GCV_OK)
-      return backend_failed (self, "Unpacking the frame", &err);
-    for (k = 0; k < n_eyes; k++) {
-      Eye *e = &eyes[k];
-      if (e->render ? gcv_dibr_cuda_render (self->cuda, &params, 1, &e->camera, &e->rgba,
-              e->depth.data ? &e->depth : NULL, e->holes.data ? &e->holes : NULL, &err) != GCV_OK
-          : gcv_dibr_cuda_download_colour (self->cuda, 0, &e->rgba, &err) != GCV_OK)
-        return backend_failed (self, "Rendering the view", &err);
-    }
-    gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-    if (gcv_dibr_cuda_wait (self->cuda, NULL, &err) != GCV_OK)
-      return backend_failed (self, "Rendering the view", &err);
-    if (!gst_cuda_video_filter_finish (filter, &error))
-      return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
-  } else
-#endif
+  bits = gcv_dibr_packed_depth_bits (&packed);
   {
-    gint bits = gcv_dibr_packed_depth_bits (&packed);
     GcvPlane colour = { self->colour, W, H, (gsize) W * 4 };
     GcvPlane depth = { self->depth, W, H, (gsize) W * (bits / 8) };
-    gint nt = gst_cuda_video_filter_get_n_threads (filter);
-
     if (gcv_dibr_unpack (&packed, &colour, &depth, nt, &err) != GCV_OK)
-      return backend_failed (self, "Unpacking the frame", &err);
+      return gst_cuda_video_filter_backend_failed (filter, "Unpacking the frame", &err);
     view.rgba = colour;
     view.depth = depth;
     view.depth_bits = bits;
-    for (k = 0; k < n_eyes; k++) {
-      Eye *e = &eyes[k];
-      if (e->render) {
-        if (gcv_dibr_cpu_render (self->cpu, &params, &view, 1, &e->camera, &e->rgba,
-                e->depth.data ? &e->depth : NULL, e->holes.data ? &e->holes : NULL, nt, NULL,
-                &err) != GCV_OK)
-          return backend_failed (self, "Rendering the view", &err);
-      } else {
-        for (y = 0; y < H; y++)
-          memcpy ((guint8 *) e->rgba.data + (gsize) y * e->rgba.stride, self->colour + (gsize) y * W * 4,
-              (gsize) W * 4);
-      }
+  }
+  for (k = 0; k < n_eyes; k++) {
+    Eye *e = &eyes[k];
+    GcvPlane scratch = { self->eye[k], W, H, (gsize) W * 4 };
+    GcvPlane zbuf = { self->zbuf[k], W, H, (gsize) W * sizeof (gfloat) };
+    GcvPlane holes = { self->holes[k], W, H, (gsize) W };
+
+    eye_planes (e, &out, &scratch, &zbuf, &holes, debug, W, H);
+    if (e->render) {
+      if (gcv_dibr_cpu_render (self->cpu, &params, &view, 1, &e->camera, &e->eye.rgba,
+              e->eye.depth.data ? &e->eye.depth : NULL, e->eye.holes.data ? &e->eye.holes : NULL, nt, NULL,
+              &err) != GCV_OK)
+        return gst_cuda_video_filter_backend_failed (filter, "Rendering the view", &err);
+    } else {
+      for (y = 0; y < H; y++)
+        memcpy ((guint8 *) e->eye.rgba.data + (gsize) y * e->eye.rgba.stride, self->colour + (gsize) y * W * 4,
+            (gsize) W * 4);
     }
   }
+  n = eyes_to_compose (eyes, n_eyes, composed);
+  if (n > 0) {
+    compose_args (self, &out_frame->info, debug, &params, &order, &show, &dec);
+    if (gcv_dibr_compose (composed, n, output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH, show, &dec, &order,
+            &out, nt, &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "Composing the output", &err);
+  }
+  return GST_FLOW_OK;
+}
 
-  /* debug pictures, the output's byte order */
-  if (debug != GST_CUDA_VIDEO_DIBR_DEBUG_NONE)
-    for (k = 0; k < n_eyes; k++)
-      debug_paint (&eyes[k], debug, &params);
-  if (output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH) {
-    /* red from the left, green and blue from the right: into eye 1 */
-    for (y = 0; y < H; y++) {
-      const guint8 *l = self->eye[0] + (gsize) y * W * 4;
-      guint8 *r = self->eye[1] + (gsize) y * W * 4;
-      for (x = 0; x < W; x++)
-        r[4 * x] = l[4 * x];
+/* The same on the GPU: the frame unpacked there, the eyes rendered into
+ * the output (direct) or into device scratch, then composed. */
+static GstFlowReturn
+gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
+    GstCudaVideoDeviceFrame * out)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
+  gpointer stream = gst_cuda_video_filter_get_stream (filter);
+  GcvDibrParams params;
+  GstCudaVideoDibrDebug debug;
+  GstCudaVideoDibrOutput output;
+  GcvDibrCamera source;
+  GcvDibrPacked packed;
+  GcvDibrPixelOrder order;
+  GcvDibrShow show;
+  GcvDibrDecode dec;
+  GcvDibrEye composed[2];
+  GcvPlane colour;
+  GcvError err = { GCV_OK, "" };
+  Eye eyes[2];
+  gint W = self->width, H = self->height, n_eyes, k;
+  guint n;
+
+  if (!frame_settings (self, out->info, &params, &debug, &output, &source, eyes, &n_eyes))
+    return GST_FLOW_ERROR;
+  packed_frame (self, in->info, in->planes, &packed);
+  if (gcv_dibr_cuda_unpack_view (self->cuda, 0, &packed, &source, stream, &err) != GCV_OK
+      || gcv_dibr_cuda_view_colour (self->cuda, 0, &colour, &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Unpacking the frame", &err);
+  for (k = 0; k < n_eyes; k++) {
+    Eye *e = &eyes[k];
+
+    eye_planes (e, &out->planes[0], e->render ? &self->dev_eye[k] : &colour, &self->dev_zbuf[k],
+        &self->dev_holes[k], debug, W, H);
+    if (e->render) {
+      if (gcv_dibr_cuda_render (self->cuda, &params, 1, &e->camera, &e->eye.rgba,
+              e->eye.depth.data ? &e->eye.depth : NULL, e->eye.holes.data ? &e->eye.holes : NULL, stream,
+              &err) != GCV_OK)
+        return gst_cuda_video_filter_backend_failed (filter, "Rendering the view", &err);
+    } else if (e->direct) {
+      /* the source's colour (alpha 255) as it is */
+      if (gcv_cuda_copy_2d (e->eye.rgba.data, e->eye.rgba.stride, colour.data, colour.stride, (gsize) W * 4, H,
+              stream, &err) != GCV_OK)
+        return gst_cuda_video_filter_backend_failed (filter, "Copying the source view", &err);
     }
-    put_rgba (out_frame, self->eye[1], (gsize) W * 4, W, H, 0, 0);
-  } else {
-    for (k = 0; k < n_eyes; k++)
-      if (!eyes[k].direct)
-        put_rgba (out_frame, eyes[k].rgba.data, eyes[k].rgba.stride, W, H, eyes[k].ox, eyes[k].oy);
+  }
+  n = eyes_to_compose (eyes, n_eyes, composed);
+  if (n > 0) {
+    compose_args (self, out->info, debug, &params, &order, &show, &dec);
+    if (gcv_dibr_cuda_compose (composed, n, output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH, show, &dec, &order,
+            &out->planes[0], stream, &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "Composing the output", &err);
   }
   return GST_FLOW_OK;
 }

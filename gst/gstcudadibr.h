@@ -98,18 +98,14 @@ struct _GstCudaVideoDibr
   gint width, height;           /* the colour (and every view) size */
   gboolean file_loaded;         /* cameras below valid */
   GcvDibrCamera file_src, file_virt;
-  /* scratch, W x H each: the source colour as RGBA and its depth (8 or
-   * 16 bits; the CPU backend only), two eyes' RGBA, their depth (F32) and
-   * hole masks */
+  /* CPU scratch, W x H each: the source colour as RGBA and its depth (8
+   * or 16 bits), two eyes' RGBA, their depth (F32) and hole masks */
   guint8 *colour, *depth, *eye[2], *holes[2];
   gfloat *zbuf[2];
   GcvDibrCpu *cpu;
-  gpointer cuda;                /* GcvDibrCuda * */
-  /* CUDA: device copies of the input frame's planes (the base class frees
-   * them), unpacked into the view on the GPU */
-  GcvPlane dev_in[3];
-  gsize dev_in_row_bytes[3];
-  guint n_dev_in;
+  /* CUDA: the context and the same eye planes on the device */
+  GcvDibrCuda *cuda;
+  GcvPlane dev_eye[2], dev_zbuf[2], dev_holes[2];
 };
 
 struct _GstCudaVideoDibrClass

@@ -13,7 +13,6 @@
 #include "gstcudahostallocator.h"
 
 
-#if GCV_HAVE_CUDA
 #include "gcv-cuda.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_host_allocator_debug);
@@ -131,13 +130,3 @@ gst_cuda_host_allocator_get (void)
   }
   return allocator;
 }
-
-#else /* !GCV_HAVE_CUDA */
-
-GstAllocator *
-gst_cuda_host_allocator_get (void)
-{
-  return NULL;
-}
-
-#endif

@@ -48,9 +48,11 @@
  *
  * With devices="0,1" cudamotionest spreads the work over several GPUs:
  * split=parallel gives each GPU a band of block rows of every frame;
- * split=serial gives consecutive frame pairs to the GPUs in turn and holds
- * N-1 frames back (reported as latency), pushing them in order.  Both give
- * exactly the single-GPU vectors.
+ * split=serial gives consecutive frame pairs to the GPUs in turn: their
+ * searches overlap as far as the frames in flight let them (async-depth:
+ * N - 1 for N GPUs, the default 2 covers three), pushed in order.  Both
+ * give exactly the single-GPU vectors.  Frames may live on one GPU (CUDA
+ * memory): the others copy what they search from it.
  *
  * ## Example launch line
  * |[
@@ -69,9 +71,7 @@
 #include <errno.h>
 #include <string.h>
 
-#if GCV_HAVE_CUDA
 #include "gcv-cuda.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_motion_est_debug);
 #define GST_CAT_DEFAULT gst_cuda_video_motion_est_debug
@@ -158,7 +158,7 @@ gst_cuda_video_motion_split_get_type (void)
     {GST_CUDA_VIDEO_MOTION_SPLIT_PARALLEL, "Each frame's block rows spread over the devices",
         "parallel"},
     {GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL, "Consecutive frame pairs to the devices in turn "
-          "(adds latency: devices - 1 frames)", "serial"},
+          "(they overlap with async-depth >= devices - 1)", "serial"},
     {0, NULL, NULL},
   };
 
@@ -194,12 +194,14 @@ static gboolean gst_cuda_video_motion_est_stop (GstBaseTransform * trans);
 static gboolean gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter,
     GstCudaVideoBackend backend, GError ** error);
 static void gst_cuda_video_motion_est_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_motion_est_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * frame);
+static GstFlowReturn gst_cuda_video_motion_est_complete (GstCudaVideoFilter * filter, GstBuffer * buffer,
+    gpointer results);
 static GstFlowReturn gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter,
     GstVideoFrame * frame);
 static gboolean gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter);
-static GstFlowReturn gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter);
-static guint gst_cuda_video_motion_est_latency (GstCudaVideoFilter * filter);
 
 static void
 gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
@@ -272,10 +274,10 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_teardown);
   filter_class->process_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_process);
+  filter_class->process_device_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_process_device);
+  filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_reset);
-  filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_drain);
-  filter_class->latency_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_latency);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_EST, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, 0);
@@ -296,7 +298,6 @@ gst_cuda_video_motion_est_init (GstCudaVideoMotionEst * self)
   self->devices = g_strdup (DEFAULT_PROP_DEVICES);
   self->split = DEFAULT_PROP_SPLIT;
   self->json_line = g_string_new (NULL);
-  g_queue_init (&self->pending);
   /* the output is the input buffer plus the meta (and the arrows) */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
@@ -487,13 +488,82 @@ gst_cuda_video_motion_est_stop (GstBaseTransform * trans)
 
 /* ---- per caps ------------------------------------------------------------ */
 
-#if GCV_HAVE_CUDA
+/* Events a context keeps per frame it searches, used round-robin: more
+ * than the frames that can be in flight (async-depth + 2). */
+#define CONTEXT_EVENTS 20
+
+struct _GstCudaVideoMotionContext
+{
+  GstCudaVideoPeer *peer;       /* NULL: the element's own stream */
+  GcvMotionCuda *cuda;
+  /* serial splitting: recorded once the context took its reference, and
+   * once a frame's vectors are in (the one of its m-th frame at m %
+   * CONTEXT_EVENTS) */
+  GcvCudaEvent *reference_taken;
+  GcvCudaEvent *done[CONTEXT_EVENTS];
+  guint64 searched;
+};
+
+/* What a frame's device work leaves for complete (page-locked, one per
+ * frame in flight): the frame's settings and its vectors. */
+typedef struct
+{
+  guint64 number;
+  GcvMotionParams params;
+  gboolean has_reference;
+  gboolean draw;
+  GcvCudaEvent *done;           /* serial: the searching context's event, else NULL */
+  GcvMotionVector vectors[];    /* the grid of the frame's params */
+} MotionResults;
+
+static gboolean
+context_enter (GstCudaVideoMotionEst * self, GstCudaVideoMotionContext * c, GError ** error)
+{
+  return c->peer == NULL || gst_cuda_video_filter_peer_enter (GST_CUDA_VIDEO_FILTER (self), c->peer, error);
+}
+
+static void
+context_leave (GstCudaVideoMotionEst * self, GstCudaVideoMotionContext * c)
+{
+  if (c->peer)
+    gst_cuda_video_filter_peer_leave (GST_CUDA_VIDEO_FILTER (self), c->peer);
+}
+
+static gpointer
+context_stream (GstCudaVideoMotionEst * self, GstCudaVideoMotionContext * c)
+{
+  return c->peer ? gst_cuda_video_peer_get_stream (c->peer)
+      : gst_cuda_video_filter_get_stream (GST_CUDA_VIDEO_FILTER (self));
+}
+
+/* In the element's context, every stream idle. */
+static void
+free_contexts (GstCudaVideoMotionEst * self)
+{
+  guint i, e;
+
+  for (i = 0; i < self->n_contexts; i++) {
+    GstCudaVideoMotionContext *c = &self->contexts[i];
+    if (context_enter (self, c, NULL)) {
+      gcv_motion_cuda_free (c->cuda);
+      gcv_cuda_event_free (c->reference_taken);
+      for (e = 0; e < CONTEXT_EVENTS; e++)
+        gcv_cuda_event_free (c->done[e]);
+      context_leave (self, c);
+    }
+    gst_cuda_video_filter_peer_free (GST_CUDA_VIDEO_FILTER (self), c->peer);
+  }
+  g_clear_pointer (&self->contexts, g_free);
+  self->n_contexts = 0;
+}
+
 static gboolean
 setup_cuda (GstCudaVideoMotionEst * self, gint width, gint height, GError ** error)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   gint devices[MAX_DEVICES], n, i, count, own = gst_cuda_video_filter_get_device (filter);
-  gboolean stream_taken = FALSE;
+  gboolean own_taken = FALSE;
+  GcvMotionParams smallest = { GCV_MOTION_MIN_BLOCK, GCV_MOTION_MIN_BLOCK };
   GcvError err = { GCV_OK, "" };
   gchar *text;
 
@@ -517,30 +587,44 @@ setup_cuda (GstCudaVideoMotionEst * self, gint width, gint height, GError ** err
     }
   g_free (text);
 
-  self->cuda = g_new0 (gpointer, n);
-  self->n_cuda = n;
+  self->contexts = g_new0 (GstCudaVideoMotionContext, n);
+  self->n_contexts = n;
+  self->serial = self->serial && n > 1;
   for (i = 0; i < n; i++) {
-    /* the first context on the element's own device works on the base
-     * class's stream, so that the stats' CUDA events time it */
-    gpointer stream = NULL;
-    if (devices[i] == own && !stream_taken) {
-      stream = gst_cuda_video_filter_get_stream (filter);
-      stream_taken = TRUE;
-    }
-    self->cuda[i] = gcv_motion_cuda_new (devices[i], width, height, stream, &err);
-    if (self->cuda[i] == NULL)
+    GstCudaVideoMotionContext *c = &self->contexts[i];
+    gboolean ok;
+    gint e;
+
+    /* the first context on the element's own device works on its stream,
+     * so that the stats' CUDA events time it; the others on peers */
+    if (devices[i] == own && !own_taken)
+      own_taken = TRUE;
+    else if ((c->peer = gst_cuda_video_filter_peer_new (filter, devices[i], error)) == NULL)
+      return FALSE;
+    if (!context_enter (self, c, error))
+      return FALSE;
+    c->cuda = gcv_motion_cuda_new (width, height, &err);
+    ok = c->cuda != NULL && (!self->serial || gcv_cuda_event_new (&c->reference_taken, &err) == GCV_OK);
+    for (e = 0; e < CONTEXT_EVENTS && ok && self->serial; e++)
+      ok = gcv_cuda_event_new (&c->done[e], &err) == GCV_OK;
+    context_leave (self, c);
+    if (!ok)
       return gst_cuda_video_filter_set_error (error, &err);
   }
-  self->serial = self->serial && n > 1;
-  if (self->serial)
-    self->previous_luma = g_malloc ((gsize) width * height);
+  if (self->serial
+      && (!gst_cuda_video_filter_device_alloc (filter, width, height, &self->previous[0], width, error)
+          || !gst_cuda_video_filter_device_alloc (filter, width, height, &self->previous[1], width, error)))
+    return FALSE;
+  /* the luma plane alone goes to the device; a frame's vectors come back
+   * with its settings */
+  gst_cuda_video_filter_set_device_planes (filter, 1, 0);
+  gst_cuda_video_filter_set_results_size (filter, sizeof (MotionResults)
+      + sizeof (GcvMotionVector) * gcv_motion_grid_cols (width, &smallest) * gcv_motion_grid_rows (height,
+          &smallest));
   GST_INFO_OBJECT (self, "%d CUDA context%s, split %s", n, n == 1 ? "" : "s",
       self->serial ? "serial" : "parallel");
-  /* the base re-selects its own device before every frame */
-  gcv_cuda_set_device (own, &err);
   return TRUE;
 }
-#endif
 
 static gboolean
 gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
@@ -552,19 +636,16 @@ gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
   GcvMotionParams smallest = { GCV_MOTION_MIN_BLOCK, GCV_MOTION_MIN_BLOCK };
   GcvError err = { GCV_OK, "" };
 
+  self->mask = g_malloc ((gsize) width * height);
+  self->has_reference = FALSE;
+  self->serial = FALSE;
+  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA)
+    return setup_cuda (self, width, height, error);
+
   /* room for the most blocks any block-width / block-height gives, so that
    * those may change while playing without an allocation */
   self->vectors = g_new0 (GcvMotionVector,
       (gsize) gcv_motion_grid_cols (width, &smallest) * gcv_motion_grid_rows (height, &smallest));
-  self->mask = g_malloc ((gsize) width * height);
-  self->has_reference = FALSE;
-  self->serial = FALSE;
-
-  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
-#if GCV_HAVE_CUDA
-    return setup_cuda (self, width, height, error);
-#endif
-  }
   self->cpu = gcv_motion_cpu_new (width, height, &err);
   if (self->cpu == NULL)
     return gst_cuda_video_filter_set_error (error, &err);
@@ -576,17 +657,7 @@ gst_cuda_video_motion_est_teardown (GstCudaVideoFilter * filter)
 {
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
 
-#if GCV_HAVE_CUDA
-  {
-    guint i;
-    for (i = 0; i < self->n_cuda; i++)
-      if (self->cuda[i])
-        gcv_motion_cuda_free (self->cuda[i]);
-  }
-#endif
-  g_clear_pointer (&self->cuda, g_free);
-  self->n_cuda = 0;
-  g_clear_pointer (&self->previous_luma, g_free);
+  free_contexts (self);
   if (self->cpu)
     gcv_motion_cpu_free (self->cpu);
   self->cpu = NULL;
@@ -604,16 +675,15 @@ gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter)
   GST_OBJECT_LOCK (self);
   self->frame_draw = self->draw;
   GST_OBJECT_UNLOCK (self);
-  /* serial splitting paints when the vectors arrive, on a map of its own */
-  return self->frame_draw && !self->serial;
+  return self->frame_draw;
 }
 
-/* Meta, JSON line and arrows of one frame whose vectors are in
- * self->vectors.  @frame: the frame mapped for writing when drawing, else
- * NULL (then the buffer is mapped here if it must be drawn on). */
+/* Meta, JSON line and arrows of one frame whose vectors are @vectors.
+ * @frame: the frame mapped for writing when drawing, else NULL (then the
+ * buffer is mapped here if it must be drawn on). */
 static GstFlowReturn
 complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame * frame, guint64 number,
-    const GcvMotionParams * params, gboolean has_reference, gboolean draw)
+    const GcvMotionParams * params, gboolean has_reference, gboolean draw, GcvMotionVector * vectors)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   GstCudaMotionFrameInfo info;
@@ -624,141 +694,161 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
   info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   info.params = params;
   if (!has_reference)
-    gst_cuda_motion_zero_vectors (&info, self->vectors);
+    gst_cuda_motion_zero_vectors (&info, vectors);
 
   if (draw) {
     GcvPlane mask = { self->mask, info.width, info.height, (gsize) info.width };
     GstVideoFrame own;
     if (frame != NULL) {
-      gst_cuda_motion_draw (frame, &mask, &info, self->vectors);
+      gst_cuda_motion_draw (frame, &mask, &info, vectors);
     } else if (gst_video_frame_map (&own, &filter->in_info, buffer,
             GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-      gst_cuda_motion_draw (&own, &mask, &info, self->vectors);
+      /* memory:CUDAMemory maps on the host too (a download, and an upload
+       * at its next device map) */
+      gst_cuda_motion_draw (&own, &mask, &info, vectors);
       gst_video_frame_unmap (&own);
     } else {
       GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the frame to draw the vectors"), (NULL));
       return GST_FLOW_ERROR;
     }
   }
-  gst_cuda_motion_meta_add (buffer, &info, self->vectors);
+  gst_cuda_motion_meta_add (buffer, &info, vectors);
   if (self->json != NULL) {
-    gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), self->vectors);
+    gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), vectors);
     if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
       return GST_FLOW_ERROR;
   }
   return GST_FLOW_OK;
 }
 
-#if GCV_HAVE_CUDA
-/* Parallel splitting (and one device): every context searches a band of
- * block rows of the same pair, the bands in proportion to the contexts. */
-static GstFlowReturn
-process_cuda_parallel (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
-    const GcvMotionParams * params, gboolean draw)
+/* The frame's settings, taken under the object lock, checked. */
+static gboolean
+frame_params (GstCudaVideoMotionEst * self, GcvMotionParams * params, gboolean * draw)
+{
+  const char *bad;
+
+  GST_OBJECT_LOCK (self);
+  *params = self->params;
+  *draw = self->draw;
+  GST_OBJECT_UNLOCK (self);
+  if ((bad = gcv_motion_params_check (params)) != NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Invalid motion estimation settings"), ("%s", bad));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Parallel splitting (and one context): every context searches a band of
+ * block rows of the same pair, the bands in proportion to the contexts,
+ * the peers after the element's stream has the frame and before it
+ * completes. */
+static gboolean
+search_parallel (GstCudaVideoMotionEst * self, const GcvPlane * luma, MotionResults * r, GError ** error)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
-  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
-  gint rows = gcv_motion_grid_rows (luma.height, params);
+  gint rows = gcv_motion_grid_rows (luma->height, &r->params);
   GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
-  guint i, n = self->n_cuda;
+  guint i, n = self->n_contexts;
 
-  if (!self->has_reference) {
-    for (i = 0; i < n; i++)
-      if (gcv_motion_cuda_set_reference (self->cuda[i], &luma, &err) != GCV_OK)
-        return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the first frame", &err);
-    self->has_reference = TRUE;
-    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, params, FALSE,
-        draw);
-  }
-  for (i = 0; i < n; i++)
-    if (gcv_motion_cuda_upload (self->cuda[i], &luma, &err) != GCV_OK)
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the frame", &err);
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-  /* a context with an empty band still searches (nothing): that makes this
-   * frame its reference, ready for a later, larger band */
   for (i = 0; i < n; i++) {
+    GstCudaVideoMotionContext *c = &self->contexts[i];
     gint row0 = (gint) ((gint64) rows * i / n), row1 = (gint) ((gint64) rows * (i + 1) / n);
-    if (gcv_motion_cuda_search (self->cuda[i], params, row0, row1, &err) != GCV_OK)
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Searching the motion vectors", &err);
+    GcvStatus st;
+
+    if (c->peer && !gst_cuda_video_filter_peer_follow (filter, c->peer, error))
+      return FALSE;
+    if (!context_enter (self, c, error))
+      return FALSE;
+    /* a context with an empty band still searches (nothing): that makes
+     * this frame its reference, ready for a later, larger band */
+    st = r->has_reference ? gcv_motion_cuda_search (c->cuda, &r->params, luma, row0, row1, r->vectors,
+        context_stream (self, c), &err) : gcv_motion_cuda_set_reference (c->cuda, luma, context_stream (self, c),
+        &err);
+    context_leave (self, c);
+    if (st != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+    if (c->peer && !gst_cuda_video_filter_peer_join (filter, c->peer, error))
+      return FALSE;
   }
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-  for (i = 0; i < n; i++)
-    if (gcv_motion_cuda_wait (self->cuda[i], self->vectors, &err) != GCV_OK)
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Reading back the motion vectors", &err);
-  if (!gst_cuda_video_filter_finish (filter, &error))
-    return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
-  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, params, TRUE,
-      draw);
+  return TRUE;
 }
 
-/* Pushes the oldest frame in flight, after its vectors arrived. */
-static GstFlowReturn
-push_oldest (GstCudaVideoMotionEst * self)
+/* Serial splitting: pair (t-1, t) goes to context t mod N, which takes the
+ * previous luma (kept on the element's device, two of them ping-pong) as
+ * its reference; the contexts' searches of successive pairs overlap, and
+ * complete waits for each frame's own context.  The element's stream only
+ * copies each luma for the next pair, once the context that read that
+ * copy last took it. */
+static gboolean
+search_serial (GstCudaVideoMotionEst * self, const GcvPlane * luma, MotionResults * r, GError ** error)
 {
-  GstCudaVideoMotionPending *p = g_queue_pop_head (&self->pending);
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+  gpointer stream = gst_cuda_video_filter_get_stream (filter);
+  GcvPlane *keep = &self->previous[r->number & 1];
   GcvError err = { GCV_OK, "" };
-  GstFlowReturn ret;
 
-  if (p->context >= 0 && gcv_motion_cuda_wait (self->cuda[p->context], self->vectors, &err) != GCV_OK) {
-    ret = gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Reading back the motion vectors", &err);
-    gst_buffer_unref (p->buffer);
-  } else {
-    /* the streaming thread's reference was dropped when the frame was
-     * held: this one is the only one left */
-    p->buffer = gst_buffer_make_writable (p->buffer);
-    ret = complete_frame (self, p->buffer, NULL, p->number, &p->params, p->context >= 0, p->draw);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), p->buffer);
-    else
-      gst_buffer_unref (p->buffer);
+  if (r->has_reference) {
+    GstCudaVideoMotionContext *c = &self->contexts[r->number % self->n_contexts];
+    GstCudaVideoMotionContext *last = &self->contexts[(r->number - 1) % self->n_contexts];
+    const GcvPlane *previous = &self->previous[(r->number - 1) & 1];
+    gboolean ok;
+
+    if (c->peer && !gst_cuda_video_filter_peer_follow (filter, c->peer, error))
+      return FALSE;
+    if (!context_enter (self, c, error))
+      return FALSE;
+    r->done = c->done[c->searched++ % CONTEXT_EVENTS];
+    ok = gcv_motion_cuda_set_reference (c->cuda, previous, context_stream (self, c), &err) == GCV_OK
+        && gcv_cuda_event_record (c->reference_taken, context_stream (self, c), &err) == GCV_OK
+        && gcv_motion_cuda_search (c->cuda, &r->params, luma, 0, -1, r->vectors, context_stream (self, c),
+        &err) == GCV_OK && gcv_cuda_event_record (r->done, context_stream (self, c), &err) == GCV_OK;
+    context_leave (self, c);
+    if (!ok)
+      return gst_cuda_video_filter_set_error (error, &err);
+    /* the copy kept below overwrites what the pair before took */
+    if (last->reference_taken && last != c
+        && gcv_cuda_stream_wait_event (stream, last->reference_taken, &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
   }
-  g_free (p);
-  return ret;
+  if (gcv_cuda_copy_2d (keep->data, keep->stride, luma->data, luma->stride, luma->width, luma->height, stream,
+          &err) != GCV_OK)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
 }
 
-/* Serial splitting: pair (t-1, t) goes to context t mod N, which gets both
- * frames (the reference from the host copy of the previous luma); up to N
- * pairs are in flight, and the frames leave in order. */
 static GstFlowReturn
-process_cuda_serial (GstCudaVideoMotionEst * self, GstVideoFrame * frame,
-    const GcvMotionParams * params, gboolean draw)
+gst_cuda_video_motion_est_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame)
 {
-  GcvPlane luma = gst_cuda_motion_luma_plane (frame), previous = luma;
-  GstCudaVideoMotionPending *p = g_new0 (GstCudaVideoMotionPending, 1);
-  GcvError err = { GCV_OK, "" };
-  GstFlowReturn ret = GST_FLOW_OK;
-  gint y;
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  MotionResults *r = gst_cuda_video_filter_get_results (filter);
+  GError *error = NULL;
+  gboolean ok;
 
-  p->buffer = gst_buffer_ref (frame->buffer);
-  p->number = self->frame_number++;
-  p->params = *params;
-  p->draw = draw;
-  p->context = -1;
-  if (self->has_reference) {
-    p->context = (gint) (p->number % self->n_cuda);
-    previous.data = self->previous_luma;
-    previous.stride = luma.width;
-    if (gcv_motion_cuda_set_reference (self->cuda[p->context], &previous, &err) != GCV_OK
-        || gcv_motion_cuda_upload (self->cuda[p->context], &luma, &err) != GCV_OK
-        || gcv_motion_cuda_search (self->cuda[p->context], params, 0, -1, &err) != GCV_OK) {
-      gst_buffer_unref (p->buffer);
-      g_free (p);
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Searching the motion vectors", &err);
-    }
-  }
-  for (y = 0; y < luma.height; y++)
-    memcpy (self->previous_luma + (gsize) y * luma.width,
-        (const guint8 *) luma.data + (gsize) y * luma.stride, luma.width);
+  if (!frame_params (self, &r->params, &r->draw))
+    return GST_FLOW_ERROR;
+  r->number = self->frame_number++;
+  r->has_reference = self->has_reference;
+  r->done = NULL;
+  ok = self->serial ? search_serial (self, &frame->planes[0], r, &error)
+      : search_parallel (self, &frame->planes[0], r, &error);
+  if (!ok)
+    return gst_cuda_video_filter_post_error (filter, r->has_reference ? "Searching the motion vectors"
+        : "Storing the first frame", error);
   self->has_reference = TRUE;
-  g_queue_push_tail (&self->pending, p);
-
-  /* a context is reused N frames later: its last pair must be out by then */
-  while (ret == GST_FLOW_OK && self->pending.length >= self->n_cuda)
-    ret = push_oldest (self);
-  return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
+  return GST_FLOW_OK;
 }
-#endif
+
+static GstFlowReturn
+gst_cuda_video_motion_est_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+  MotionResults *r = results;
+  GcvError err = { GCV_OK, "" };
+
+  if (r->done && gcv_cuda_event_sync (r->done, &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Reading back the motion vectors", &err);
+  return complete_frame (self, buffer, NULL, r->number, &r->params, r->has_reference, r->draw, r->vectors);
+}
 
 static GstFlowReturn
 gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
@@ -767,87 +857,34 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GcvMotionParams params;
   GcvError err = { GCV_OK, "" };
   GcvPlane luma = gst_cuda_motion_luma_plane (frame);
-  const char *bad;
+  gboolean draw;
 
-  GST_OBJECT_LOCK (self);
-  params = self->params;
-  GST_OBJECT_UNLOCK (self);
-  if ((bad = gcv_motion_params_check (&params)) != NULL) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Invalid motion estimation settings"), ("%s", bad));
+  if (!frame_params (self, &params, &draw))
     return GST_FLOW_ERROR;
-  }
-
-#if GCV_HAVE_CUDA
-  if (self->n_cuda > 0) {
-    if (self->serial)
-      return process_cuda_serial (self, frame, &params, self->frame_draw);
-    return process_cuda_parallel (self, frame, &params, self->frame_draw);
-  }
-#endif
+  /* the frame was mapped for the snapshot writes_in_place took */
+  draw = self->frame_draw;
   if (!self->has_reference) {
     if (gcv_motion_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Storing the first frame", &err);
+      return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
-    return complete_frame (self, frame->buffer, self->frame_draw ? frame : NULL, self->frame_number++,
-        &params, FALSE, self->frame_draw);
+    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, &params, FALSE,
+        draw, self->vectors);
   }
   if (gcv_motion_cpu_process (self->cpu, &params, &luma, self->vectors,
           gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
-    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Searching the motion vectors", &err);
-  return complete_frame (self, frame->buffer, self->frame_draw ? frame : NULL, self->frame_number++,
-      &params, TRUE, self->frame_draw);
+    return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Searching the motion vectors", &err);
+  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, &params, TRUE, draw,
+      self->vectors);
 }
 
 static void
 gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter)
 {
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
-  GstCudaVideoMotionPending *p;
 
-  /* frames in flight are dropped (FLUSH, caps change, stop); their device
-   * work is waited for so that no context is busy when it is reused */
-  while ((p = g_queue_pop_head (&self->pending)) != NULL) {
-#if GCV_HAVE_CUDA
-    GcvError err;
-    if (p->context >= 0)
-      gcv_motion_cuda_wait (self->cuda[p->context], self->vectors, &err);
-#endif
-    gst_buffer_unref (p->buffer);
-    g_free (p);
-  }
+  /* the next frame becomes the reference (the base class dropped or
+   * pushed the frames in flight) */
   self->has_reference = FALSE;
 }
 
-static GstFlowReturn
-gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter)
-{
-#if GCV_HAVE_CUDA
-  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
-  GstFlowReturn ret = GST_FLOW_OK;
 
-  while (ret == GST_FLOW_OK && !g_queue_is_empty (&self->pending))
-    ret = push_oldest (self);
-  if (ret != GST_FLOW_OK)
-    gst_cuda_video_motion_est_reset (filter);
-  return ret;
-#else
-  return GST_FLOW_OK;
-#endif
-}
-
-static guint
-gst_cuda_video_motion_est_latency (GstCudaVideoFilter * filter)
-{
-  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
-  gint devices[MAX_DEVICES], n;
-  guint latency = 0;
-
-  if (gst_cuda_video_filter_get_backend (filter) != GST_CUDA_VIDEO_BACKEND_CUDA)
-    return 0;
-  GST_OBJECT_LOCK (self);
-  n = parse_devices (self->devices, devices);
-  if (self->split == GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL && n > 1)
-    latency = n - 1;
-  GST_OBJECT_UNLOCK (self);
-  return latency;
-}

@@ -42,15 +42,9 @@ typedef enum
   GST_CUDA_VIDEO_MOTION_SPLIT_SERIAL = 1,
 } GstCudaVideoMotionSplit;
 
-/* A frame between its search and its push (serial splitting). */
-typedef struct
-{
-  GstBuffer *buffer;
-  guint64 number;               /* frames since start, counted on arrival */
-  gint context;                 /* index into cuda[], -1: no search (first frame) */
-  GcvMotionParams params;
-  gboolean draw;
-} GstCudaVideoMotionPending;
+/* One search context of the CUDA backend: on the element's own stream
+ * (peer NULL) or on a peer device or stream of devices=. */
+typedef struct _GstCudaVideoMotionContext GstCudaVideoMotionContext;
 
 /**
  * GstCudaVideoMotionEst:
@@ -79,13 +73,12 @@ struct _GstCudaVideoMotionEst
   guint8 *mask;                 /* draw: frame-size GRAY8 */
   GcvMotionCpu *cpu;
   /* CUDA: one context per entry of devices; serial splitting keeps the
-   * previous luma on the host (the next pair's reference goes to another
-   * device) and the frames in flight in order */
-  gpointer *cuda;               /* GcvMotionCuda * */
-  guint n_cuda;
+   * previous luma on the element's device (the next pair's reference goes
+   * to another context) */
+  GstCudaVideoMotionContext *contexts;
+  guint n_contexts;
   gboolean serial;               /* serial splitting over several contexts */
-  guint8 *previous_luma;
-  GQueue pending;               /* GstCudaVideoMotionPending *, oldest first */
+  GcvPlane previous[2];         /* serial: the last two frames' luma, ping-pong */
 };
 
 struct _GstCudaVideoMotionEstClass

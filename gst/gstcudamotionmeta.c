@@ -325,12 +325,3 @@ gst_cuda_motion_json_close (GstElement * element, FILE ** file, const gchar * wh
         ("%s", g_strerror (errno)));
   *file = NULL;
 }
-
-GstFlowReturn
-gst_cuda_motion_backend_failed (GstElement * element, const gchar * doing, const GcvError * err)
-{
-  GError *error = NULL;
-
-  gst_cuda_video_filter_set_error (&error, err);
-  return gst_cuda_video_filter_post_error (GST_CUDA_VIDEO_FILTER (element), doing, error);
-}

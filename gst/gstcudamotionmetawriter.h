@@ -106,10 +106,6 @@ gboolean gst_cuda_motion_json_write (GstElement * element, FILE * file, const GS
  * to NULL; nothing when it is NULL. */
 void gst_cuda_motion_json_close (GstElement * element, FILE ** file, const gchar * what);
 
-/* Posts a backend failure (@err) during @doing as an element error and
- * returns GST_FLOW_ERROR. */
-GstFlowReturn gst_cuda_motion_backend_failed (GstElement * element, const gchar * doing,
-    const GcvError * err);
 
 G_END_DECLS
 

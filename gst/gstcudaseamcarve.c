@@ -186,6 +186,8 @@ static GstCaps *gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans,
 static gboolean gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter,
     GstCudaVideoBackend backend, GError ** error);
 static void gst_cuda_video_seam_carve_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 static void gst_cuda_video_seam_carve_reset (GstCudaVideoFilter * filter);
@@ -256,6 +258,7 @@ gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process);
+  filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process_device);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_reset);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_CARVE, 0);
@@ -456,6 +459,7 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
   GcvError err = { GCV_OK, "" };
   const gchar *why;
   gint prop_w, prop_h;
+  gboolean in_device, out_device;
 
   if (GST_VIDEO_INFO_FORMAT (in) != GST_VIDEO_INFO_FORMAT (out)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
@@ -497,11 +501,13 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "%s", why);
     return FALSE;
   }
-  self->row_bytes = (gsize) geom->in_width * geom->channels;
-  self->out_row_bytes = (gsize) geom->out_width * geom->channels;
 
+  /* the same size passes through, unless the memory changes (CUDA memory
+   * in, system memory out or the other way round: then a copy) */
+  gst_cuda_video_filter_get_memory (filter, &in_device, &out_device);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter), !self->showing
-      && geom->in_width == geom->out_width && geom->in_height == geom->out_height);
+      && geom->in_width == geom->out_width && geom->in_height == geom->out_height
+      && in_device == out_device);
   if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (filter)))
     return TRUE;
 
@@ -510,6 +516,13 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
       self->showing ? " (showing the seams)" : "",
       backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
 
+  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
+    self->cuda = gcv_seam_cuda_new (geom, &err);
+    if (self->cuda == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+    return !self->showing || gst_cuda_video_filter_device_alloc (filter, geom->in_width, geom->in_height,
+        &self->dev_mask, geom->in_width, error);
+  }
   if (self->showing) {
     self->host_mask = g_try_malloc ((gsize) 2 * geom->in_width * geom->in_height);
     if (self->host_mask == NULL) {
@@ -518,35 +531,8 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
       return FALSE;
     }
   }
-
-  if (backend == GST_CUDA_VIDEO_BACKEND_CPU) {
-    self->cpu = gcv_seam_cpu_new (geom, &err);
-    return self->cpu != NULL || gst_cuda_video_filter_set_error (error, &err);
-  }
-#if GCV_HAVE_CUDA
-  {
-    gint p;
-
-    self->cuda = gcv_seam_cuda_new (geom, &err);
-    if (self->cuda == NULL)
-      return gst_cuda_video_filter_set_error (error, &err);
-    for (p = 0; p < geom->n_planes; p++) {
-      if (!gst_cuda_video_filter_device_alloc (filter, self->row_bytes, geom->in_height,
-              &self->dev_in[p], geom->in_width, error))
-        return FALSE;
-      if (!self->showing && !gst_cuda_video_filter_device_alloc (filter, self->out_row_bytes,
-              geom->out_height, &self->dev_out[p], geom->out_width, error))
-        return FALSE;
-    }
-    if (self->showing && !gst_cuda_video_filter_device_alloc (filter, geom->in_width,
-            geom->in_height, &self->dev_mask, geom->in_width, error))
-      return FALSE;
-    return TRUE;
-  }
-#else
-  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "built without CUDA");
-  return FALSE;
-#endif
+  self->cpu = gcv_seam_cpu_new (geom, &err);
+  return self->cpu != NULL || gst_cuda_video_filter_set_error (error, &err);
 }
 
 static void
@@ -556,10 +542,8 @@ gst_cuda_video_seam_carve_teardown (GstCudaVideoFilter * filter)
 
   gcv_seam_cpu_free (self->cpu);
   self->cpu = NULL;
-#if GCV_HAVE_CUDA
   gcv_seam_cuda_free (self->cuda);
   self->cuda = NULL;
-#endif
   g_free (self->host_mask);
   self->host_mask = NULL;
 }
@@ -571,11 +555,19 @@ gst_cuda_video_seam_carve_reset (GstCudaVideoFilter * filter)
 
   if (self->cpu)
     gcv_seam_cpu_reset (self->cpu);
-#if GCV_HAVE_CUDA
   if (self->cuda)
     gcv_seam_cuda_reset (self->cuda);
-#endif
 }
+
+/* The seams' colours, in painting order, and their bits in the mask. */
+static const struct
+{
+  guint8 bit;
+  guint32 argb;
+} seam_layers[] = {
+  {GCV_SEAM_MASK_WIDTH, WIDTH_SEAM_COLOUR},
+  {GCV_SEAM_MASK_HEIGHT, HEIGHT_SEAM_COLOUR},
+};
 
 /* show-seams: the input, with width seams and height seams painted in
  * their colours (the mask holds GCV_SEAM_MASK_* bits). */
@@ -586,19 +578,13 @@ paint_seams (GstCudaVideoSeamCarve * self, GstVideoFrame * in_frame, GstVideoFra
   gsize n = (gsize) geom->in_width * geom->in_height, i;
   guint8 *bits = self->host_mask + n;
   GcvPlane plane = { bits, geom->in_width, geom->in_height, geom->in_width };
-  static const struct
-  {
-    guint8 bit;
-    guint32 argb;
-  } layers[] = { {GCV_SEAM_MASK_WIDTH, WIDTH_SEAM_COLOUR}, {GCV_SEAM_MASK_HEIGHT,
-  HEIGHT_SEAM_COLOUR} };
   guint l;
 
   gst_video_frame_copy (out_frame, in_frame);
-  for (l = 0; l < G_N_ELEMENTS (layers); l++) {
+  for (l = 0; l < G_N_ELEMENTS (seam_layers); l++) {
     for (i = 0; i < n; i++)
-      bits[i] = self->host_mask[i] & layers[l].bit;
-    gst_cuda_video_filter_paint_mask (out_frame, &plane, layers[l].argb);
+      bits[i] = self->host_mask[i] & seam_layers[l].bit;
+    gst_cuda_video_filter_paint_mask (out_frame, &plane, seam_layers[l].argb);
   }
 }
 
@@ -612,8 +598,6 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GcvPlane in[GCV_SEAM_MAX_PLANES], out[GCV_SEAM_MAX_PLANES];
   GcvPlane mask = { self->host_mask, geom->in_width, geom->in_height, geom->in_width };
   GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
-  gint p;
 
   GST_OBJECT_LOCK (self);
   params = self->params;
@@ -621,52 +605,47 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
 
   gst_cuda_video_filter_frame_planes (in_frame, geom->n_planes, in);
   gst_cuda_video_filter_frame_planes (out_frame, geom->n_planes, out);
-
-  if (gst_cuda_video_filter_get_backend (filter) == GST_CUDA_VIDEO_BACKEND_CPU) {
-    if (gcv_seam_cpu_process (self->cpu, &params, in, self->showing ? NULL : out,
-            self->showing ? &mask : NULL, gst_cuda_video_filter_get_n_threads (filter),
-            &err) != GCV_OK)
-      goto backend_error;
-    if (self->showing)
-      paint_seams (self, in_frame, out_frame);
-    return GST_FLOW_OK;
-  }
-#if GCV_HAVE_CUDA
-  for (p = 0; p < geom->n_planes; p++)
-    if (!gst_cuda_video_filter_upload (filter, in[p].data, in[p].stride, &self->dev_in[p],
-            self->row_bytes, &error))
-      goto gst_error;
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-  if (gcv_seam_cuda_process (self->cuda, &params, self->dev_in,
-          self->showing ? NULL : self->dev_out, self->showing ? &self->dev_mask : NULL,
-          gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
-    goto backend_error;
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-  if (self->showing) {
-    if (!gst_cuda_video_filter_download (filter, &self->dev_mask, self->host_mask,
-            geom->in_width, geom->in_width, &error))
-      goto gst_error;
-  } else {
-    for (p = 0; p < geom->n_planes; p++)
-      if (!gst_cuda_video_filter_download (filter, &self->dev_out[p], out[p].data, out[p].stride,
-              self->out_row_bytes, &error))
-        goto gst_error;
-  }
-  if (!gst_cuda_video_filter_finish (filter, &error))
-    goto gst_error;
+  if (gcv_seam_cpu_process (self->cpu, &params, in, self->showing ? NULL : out,
+          self->showing ? &mask : NULL, gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Seam carving", &err);
   if (self->showing)
     paint_seams (self, in_frame, out_frame);
   return GST_FLOW_OK;
-#else
-  (void) p;
-  g_assert_not_reached ();
-#endif
+}
 
-  /* ERRORS */
-backend_error:
-  gst_cuda_video_filter_set_error (&error, &err);
-#if GCV_HAVE_CUDA
-gst_error:
-#endif
-  return gst_cuda_video_filter_post_error (filter, "Seam carving", error);
+/* The same on the GPU; show-seams paints the device mask's layers on a
+ * copy of the input there. */
+static GstFlowReturn
+gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
+    GstCudaVideoDeviceFrame * out)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+  GcvSeamParams params;
+  GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+  guint l;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  GST_OBJECT_UNLOCK (self);
+
+  /* the same size in another memory: the frame as it is */
+  if (!self->showing && self->geom.in_width == self->geom.out_width
+      && self->geom.in_height == self->geom.out_height) {
+    if (!gst_cuda_video_filter_copy_device_frame (filter, in, out, &error))
+      return gst_cuda_video_filter_post_error (filter, "Seam carving", error);
+    return GST_FLOW_OK;
+  }
+  if (gcv_seam_cuda_process (self->cuda, &params, in->planes, self->showing ? NULL : out->planes,
+          self->showing ? &self->dev_mask : NULL, gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Seam carving", &err);
+  if (!self->showing)
+    return GST_FLOW_OK;
+  if (!gst_cuda_video_filter_copy_device_frame (filter, in, out, &error))
+    return gst_cuda_video_filter_post_error (filter, "Showing the seams", error);
+  for (l = 0; l < G_N_ELEMENTS (seam_layers); l++)
+    if (!gst_cuda_video_filter_paint_mask_device (filter, out, &self->dev_mask, seam_layers[l].bit,
+            seam_layers[l].argb, &error))
+      return gst_cuda_video_filter_post_error (filter, "Showing the seams", error);
+  return GST_FLOW_OK;
 }

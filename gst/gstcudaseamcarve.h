@@ -46,18 +46,13 @@ struct _GstCudaVideoSeamCarve
   /* per caps, streaming thread only */
   GcvSeamGeometry geom;
   gboolean showing;             /* show_seams when the caps were set */
-  gsize row_bytes;              /* input row of one plane */
-  gsize out_row_bytes;
   GcvSeamCpu *cpu;
-  /* show-seams: the seam mask (in_width x in_height, packed rows) and,
-   * right after it, the scratch one colour's layer is painted from */
+  /* show-seams on the CPU: the seam mask (in_width x in_height, packed
+   * rows) and, right after it, the scratch one colour's layer is painted
+   * from */
   guint8 *host_mask;
-#if GCV_HAVE_CUDA
   GcvSeamCuda *cuda;
-  GcvPlane dev_in[GCV_SEAM_MAX_PLANES];
-  GcvPlane dev_out[GCV_SEAM_MAX_PLANES];
-  GcvPlane dev_mask;
-#endif
+  GcvPlane dev_mask;            /* show-seams on the GPU: the seam mask */
 };
 
 struct _GstCudaVideoSeamCarveClass

@@ -71,9 +71,7 @@
 
 #include <string.h>
 
-#if GCV_HAVE_CUDA
 #include "gcv-cuda.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_vcm_debug);
 #define GST_CAT_DEFAULT gst_cuda_video_vcm_debug
@@ -149,6 +147,10 @@ static gboolean gst_cuda_video_vcm_stop (GstBaseTransform * trans);
 static gboolean gst_cuda_video_vcm_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
     GError ** error);
 static void gst_cuda_video_vcm_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_vcm_process_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * frame);
+static GstFlowReturn gst_cuda_video_vcm_complete (GstCudaVideoFilter * filter, GstBuffer * buffer,
+    gpointer results);
 static GstFlowReturn gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame);
 static gboolean gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_vcm_reset (GstCudaVideoFilter * filter);
@@ -250,6 +252,8 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_teardown);
   filter_class->process_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_process);
+  filter_class->process_device_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_process_device);
+  filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_reset);
 
@@ -479,6 +483,18 @@ gst_cuda_video_vcm_stop (GstBaseTransform * trans)
 
 /* ---- per caps ------------------------------------------------------------ */
 
+/* What a frame's device work leaves for complete (page-locked, one per
+ * frame in flight): its settings, its points and their number. */
+typedef struct
+{
+  GcvVcmParams params;
+  gboolean has_reference;
+  gboolean draw;
+  gint draw_scale;
+  gint n_points;
+  GcvVcmPoint points[GCV_VCM_MAX_POINTS];
+} VcmResults;
+
 static gboolean
 gst_cuda_video_vcm_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
 {
@@ -487,26 +503,28 @@ gst_cuda_video_vcm_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backe
   gint height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   GcvError err = { GCV_OK, "" };
 
+  self->mask = g_try_malloc ((gsize) width * height);
+  self->has_reference = FALSE;
+  if (self->mask == NULL) {
+    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "%dx%d drawing mask", width, height);
+    return gst_cuda_video_filter_set_error (error, &err);
+  }
+  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
+    self->cuda = gcv_vcm_cuda_new (width, height, &err);
+    if (self->cuda == NULL)
+      return gst_cuda_video_filter_set_error (error, &err);
+    /* the luma plane alone goes to the device; the points come back with
+     * the frame's settings */
+    gst_cuda_video_filter_set_device_planes (filter, 1, 0);
+    gst_cuda_video_filter_set_results_size (filter, sizeof (VcmResults));
+    return TRUE;
+  }
   /* room for the most points any max-points gives, so that it may change
    * while playing without an allocation */
   self->points = g_try_new (GcvVcmPoint, GCV_VCM_MAX_POINTS);
-  self->mask = g_try_malloc ((gsize) width * height);
-  self->has_reference = FALSE;
-  if (self->points == NULL || self->mask == NULL) {
-    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "%dx%d drawing mask and %d point records", width, height,
-        GCV_VCM_MAX_POINTS);
+  if (self->points == NULL) {
+    gcv_error_set (&err, GCV_ERROR_NO_MEMORY, "%d point records", GCV_VCM_MAX_POINTS);
     return gst_cuda_video_filter_set_error (error, &err);
-  }
-
-  if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
-#if GCV_HAVE_CUDA
-    /* on the base class's stream, so that the stats' CUDA events time it */
-    self->cuda = gcv_vcm_cuda_new (gst_cuda_video_filter_get_device (filter), width, height,
-        gst_cuda_video_filter_get_stream (filter), &err);
-    if (self->cuda == NULL)
-      return gst_cuda_video_filter_set_error (error, &err);
-    return TRUE;
-#endif
   }
   self->cpu = gcv_vcm_cpu_new (width, height, &err);
   if (self->cpu == NULL)
@@ -519,10 +537,8 @@ gst_cuda_video_vcm_teardown (GstCudaVideoFilter * filter)
 {
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
 
-#if GCV_HAVE_CUDA
   if (self->cuda)
     gcv_vcm_cuda_free (self->cuda);
-#endif
   self->cuda = NULL;
   if (self->cpu)
     gcv_vcm_cpu_free (self->cpu);
@@ -544,11 +560,12 @@ gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter)
   return self->frame_draw;
 }
 
-/* Meta, JSON line and arrows of one frame whose points are in
- * self->points. */
+/* Meta, JSON line and arrows of one frame whose points are @points.
+ * @frame: the frame mapped for writing when drawing, else NULL (then the
+ * buffer is mapped here if it must be drawn on). */
 static GstFlowReturn
-complete_frame (GstCudaVideoVcm * self, GstVideoFrame * frame, const GcvVcmParams * params,
-    gboolean has_reference, guint n_points, gint draw_scale)
+complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * frame, const GcvVcmParams * params,
+    gboolean has_reference, const GcvVcmPoint * points, guint n_points, gboolean draw, gint draw_scale)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   GstCudaMotionPointsInfo info;
@@ -559,50 +576,75 @@ complete_frame (GstCudaVideoVcm * self, GstVideoFrame * frame, const GcvVcmParam
   info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   info.params = params;
 
-  if (self->frame_draw) {
+  if (draw) {
     GcvPlane mask = { self->mask, info.width, info.height, (gsize) info.width };
-    gst_cuda_motion_draw_points (frame, &mask, self->points, n_points, draw_scale);
+    GstVideoFrame own;
+    if (frame != NULL) {
+      gst_cuda_motion_draw_points (frame, &mask, points, n_points, draw_scale);
+    } else if (gst_video_frame_map (&own, &filter->in_info, buffer,
+            GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+      /* memory:CUDAMemory maps on the host too (a download, and an upload
+       * at its next device map) */
+      gst_cuda_motion_draw_points (&own, &mask, points, n_points, draw_scale);
+      gst_video_frame_unmap (&own);
+    } else {
+      GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the frame to draw the points"), (NULL));
+      return GST_FLOW_ERROR;
+    }
   }
-  gst_cuda_motion_meta_add_points (frame->buffer, &info, self->points, n_points);
+  gst_cuda_motion_meta_add_points (buffer, &info, points, n_points);
   if (self->json != NULL) {
-    gst_cuda_motion_json_points_line (self->json_line, &info, GST_BUFFER_PTS (frame->buffer),
-        self->points, n_points);
+    gst_cuda_motion_json_points_line (self->json_line, &info, GST_BUFFER_PTS (buffer), points, n_points);
     if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
       return GST_FLOW_ERROR;
   }
   return GST_FLOW_OK;
 }
 
-#if GCV_HAVE_CUDA
-static GstFlowReturn
-process_cuda (GstCudaVideoVcm * self, GstVideoFrame * frame, const GcvVcmParams * params,
-    gint draw_scale)
+/* The frame's settings, taken under the object lock, checked. */
+static gboolean
+frame_params (GstCudaVideoVcm * self, GcvVcmParams * params, gboolean * draw, gint * draw_scale)
 {
-  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
-  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
-  GcvError err = { GCV_OK, "" };
-  GError *error = NULL;
-  int n = 0;
-
-  if (!self->has_reference) {
-    if (gcv_vcm_cuda_set_reference (self->cuda, &luma, &err) != GCV_OK)
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the first frame", &err);
-    self->has_reference = TRUE;
-    return complete_frame (self, frame, params, FALSE, 0, draw_scale);
-  }
-  if (gcv_vcm_cuda_upload (self->cuda, &luma, &err) != GCV_OK)
-    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Uploading the frame", &err);
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_UPLOADED);
-  if (gcv_vcm_cuda_track (self->cuda, params, &err) != GCV_OK)
-    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Tracking the points", &err);
-  gst_cuda_video_filter_mark (filter, GST_CUDA_VIDEO_PHASE_COMPUTED);
-  if (gcv_vcm_cuda_wait (self->cuda, self->points, &n, NULL, &err) != GCV_OK)
-    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Reading back the tracked points", &err);
-  if (!gst_cuda_video_filter_finish (filter, &error))
-    return gst_cuda_video_filter_post_error (filter, "Finishing the frame", error);
-  return complete_frame (self, frame, params, TRUE, (guint) n, draw_scale);
+  GST_OBJECT_LOCK (self);
+  *params = self->params;
+  *draw = self->draw;
+  *draw_scale = self->draw_scale;
+  GST_OBJECT_UNLOCK (self);
+  return check_params (self, params);
 }
-#endif
+
+static GstFlowReturn
+gst_cuda_video_vcm_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+  VcmResults *r = gst_cuda_video_filter_get_results (filter);
+  gpointer stream = gst_cuda_video_filter_get_stream (filter);
+  GcvError err = { GCV_OK, "" };
+
+  if (!frame_params (self, &r->params, &r->draw, &r->draw_scale))
+    return GST_FLOW_ERROR;
+  r->has_reference = self->has_reference;
+  r->n_points = 0;
+  if (!self->has_reference) {
+    if (gcv_vcm_cuda_set_reference (self->cuda, &frame->planes[0], stream, &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Uploading the first frame", &err);
+    self->has_reference = TRUE;
+    return GST_FLOW_OK;
+  }
+  if (gcv_vcm_cuda_track (self->cuda, &r->params, &frame->planes[0], r->points, &r->n_points, stream,
+          &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Tracking the points", &err);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_video_vcm_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results)
+{
+  VcmResults *r = results;
+
+  return complete_frame (GST_CUDA_VIDEO_VCM (filter), buffer, NULL, &r->params, r->has_reference, r->points,
+      (guint) r->n_points, r->draw, r->draw_scale);
+}
 
 static GstFlowReturn
 gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
@@ -611,30 +653,24 @@ gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
   GcvVcmParams params;
   GcvError err = { GCV_OK, "" };
   GcvPlane luma = gst_cuda_motion_luma_plane (frame);
+  gboolean draw;
   gint draw_scale;
   int n = 0;
 
-  GST_OBJECT_LOCK (self);
-  params = self->params;
-  draw_scale = self->draw_scale;
-  GST_OBJECT_UNLOCK (self);
-  if (!check_params (self, &params))
+  if (!frame_params (self, &params, &draw, &draw_scale))
     return GST_FLOW_ERROR;
-
-#if GCV_HAVE_CUDA
-  if (self->cuda != NULL)
-    return process_cuda (self, frame, &params, draw_scale);
-#endif
+  /* the frame was mapped for the snapshot writes_in_place took */
+  draw = self->frame_draw;
   if (!self->has_reference) {
     if (gcv_vcm_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
-      return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Storing the first frame", &err);
+      return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
-    return complete_frame (self, frame, &params, FALSE, 0, draw_scale);
+    return complete_frame (self, frame->buffer, frame, &params, FALSE, self->points, 0, draw, draw_scale);
   }
   if (gcv_vcm_cpu_process (self->cpu, &params, &luma, self->points, &n,
           gst_cuda_video_filter_get_n_threads (filter), NULL, &err) != GCV_OK)
-    return gst_cuda_motion_backend_failed (GST_ELEMENT (self), "Tracking the points", &err);
-  return complete_frame (self, frame, &params, TRUE, (guint) n, draw_scale);
+    return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Tracking the points", &err);
+  return complete_frame (self, frame->buffer, frame, &params, TRUE, self->points, (guint) n, draw, draw_scale);
 }
 
 static void

@@ -53,7 +53,7 @@ struct _GstCudaVideoVcm
   GcvVcmPoint *points;          /* room for GCV_VCM_MAX_POINTS */
   guint8 *mask;                 /* draw: frame-size GRAY8 */
   GcvVcmCpu *cpu;
-  gpointer cuda;                /* GcvVcmCuda * */
+  GcvVcmCuda *cuda;
 };
 
 struct _GstCudaVideoVcmClass

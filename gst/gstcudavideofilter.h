@@ -44,13 +44,37 @@ typedef enum
 } GstCudaVideoBackend;
 
 /**
+ * GstCudaVideoDeviceFrame:
+ * @info: the negotiated frame (format and size)
+ * @planes: the planes in device memory of the element's CUDA context:
+ *     data (a device pointer), width and height in samples of the plane,
+ *     stride (the pitch, in bytes); data is NULL for planes the element
+ *     did not ask for (gst_cuda_video_filter_set_device_planes())
+ * @buffer: the GstBuffer the frame belongs to (system memory or
+ *     memory:CUDAMemory), NULL when it has none yet
+ *
+ * A frame as the CUDA backend sees it, whatever the memory of the buffer:
+ * the base class maps memory:CUDAMemory in place, and copies system-memory
+ * frames to and from device buffers of its own.
+ */
+typedef struct
+{
+  const GstVideoInfo *info;
+  GcvPlane planes[GST_VIDEO_MAX_PLANES];
+  GstBuffer *buffer;
+} GstCudaVideoDeviceFrame;
+
+/**
  * GstCudaVideoFilter:
  *
- * Abstract base of every gst-cuda-video element.  It owns what the
- * algorithms share: backend choice and fallback, the CUDA device and one
- * stream per instance, device buffers that live as long as the caps, pinned
- * staging for transfers, CUDA-event timing and the `stats` property, LATENCY
- * answers, and the FLUSH / caps-change / EOS hooks for temporal state.
+ * Abstract base of every gst-cuda-video element.  It owns the GPU side of
+ * every element: backend choice and fallback, the device and its CUDA
+ * context (GStreamer's GstCudaContext, shared with the pipeline, when
+ * built with gstreamer-cuda-1.0), the streams, device buffers that live as
+ * long as the caps, every host <-> device transfer, memory:CUDAMemory in
+ * and out, the frames in flight (async-depth), CUDA-event timing and the
+ * `stats` property, LATENCY answers, and the FLUSH / caps-change / EOS
+ * hooks for temporal state.  Subclasses launch kernels on device frames.
  */
 struct _GstCudaVideoFilter
 {
@@ -69,26 +93,39 @@ struct _GstCudaVideoFilter
  * @backend: which backend the registered element asks for (set by
  *     gst_cuda_video_filter_register_pair() in the cuda and cpu subclasses)
  * @setup: allocate everything one caps needs for @backend (algorithm
- *     context, device buffers through gst_cuda_video_filter_device_alloc()).
- *     Called from set_caps after the previous setup was torn down.
+ *     context, device scratch through gst_cuda_video_filter_device_alloc()),
+ *     and, for CUDA, say which planes the device frames need
+ *     (gst_cuda_video_filter_set_device_planes()) and how much page-locked
+ *     result memory a frame needs (gst_cuda_video_filter_set_results_size()).
+ *     Called from set_caps, in the element's CUDA context, after the
+ *     previous setup was torn down.
  * @teardown: free what @setup made (device buffers made with
- *     gst_cuda_video_filter_device_alloc() are freed by the base).
- * @process: one frame.  CUDA backend: upload with
- *     gst_cuda_video_filter_upload(), mark the phases with
- *     gst_cuda_video_filter_mark(), launch on the stream, download and
- *     finish with gst_cuda_video_filter_finish().
+ *     gst_cuda_video_filter_device_alloc() are freed by the base), in the
+ *     element's CUDA context, with its streams idle.
+ * @process: one frame on the CPU backend: host frames in and out.
+ * @process_device: one frame on the CUDA backend: launch the work from
+ *     @in to @out on gst_cuda_video_filter_get_stream() and return without
+ *     waiting (the base class waits, downloads or hands the CUDA memory
+ *     downstream).  Results the host needs afterwards are copied into
+ *     gst_cuda_video_filter_get_results() on the same stream.
+ * @complete: CUDA backend: the frame's device work is done; @buffer (the
+ *     output, writable) is about to go downstream: attach metadata from
+ *     @results, paint on the host.  May be NULL.
  * @reset: drop temporal state (FLUSH, caps change, stop).
- * @drain: at EOS, before the EOS goes downstream: push what is held back
- *     (elements with latency), each frame with
- *     gst_cuda_video_filter_push_output().
- * @latency_frames: how many frames the output lags the input (answered in
- *     the LATENCY query; @process returns GST_BASE_TRANSFORM_FLOW_DROPPED
- *     while the first frames fill the history).
+ * @drain: at EOS, before the EOS goes downstream, after the frames in
+ *     flight went out: push what the algorithm holds back (elements with
+ *     latency), each frame with gst_cuda_video_filter_push_output().
+ * @latency_frames: how many frames the algorithm's output lags the input
+ *     (answered in the LATENCY query with the frames in flight; @process
+ *     returns GST_BASE_TRANSFORM_FLOW_DROPPED while the first frames fill
+ *     the history).
  * @process_in_place: for analysers whose output is the input buffer (plus
- *     metadata): one frame, mapped for reading, and for writing too when
- *     @writes_in_place says so.  A subclass that sets it calls
- *     gst_base_transform_set_in_place (TRUE) in its init: buffers then pass
- *     through without a pixel copy.
+ *     metadata), CPU backend: one frame, mapped for reading, and for
+ *     writing too when @writes_in_place says so.  A subclass that sets it
+ *     calls gst_base_transform_set_in_place (TRUE) in its init: buffers
+ *     then pass through without a pixel copy.
+ * @process_device_in_place: the same on the CUDA backend: launch the
+ *     analysis of @frame (read only); @complete then sees the buffer.
  * @writes_in_place: whether the next @process_in_place paints on the frame
  *     (a read-only map then copies nothing).
  */
@@ -102,23 +139,16 @@ struct _GstCudaVideoFilterClass
   void (*teardown) (GstCudaVideoFilter * filter);
   GstFlowReturn (*process) (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
       GstVideoFrame * out_frame);
+  GstFlowReturn (*process_device) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
+      GstCudaVideoDeviceFrame * out);
+  GstFlowReturn (*complete) (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results);
   void (*reset) (GstCudaVideoFilter * filter);
   GstFlowReturn (*drain) (GstCudaVideoFilter * filter);
   guint (*latency_frames) (GstCudaVideoFilter * filter);
   GstFlowReturn (*process_in_place) (GstCudaVideoFilter * filter, GstVideoFrame * frame);
+  GstFlowReturn (*process_device_in_place) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame);
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
 };
-
-/**
- * GstCudaVideoPhase:
- * Points in a CUDA frame at which the base records an event, so that stats
- * can split the frame into upload / compute / download.
- */
-typedef enum
-{
-  GST_CUDA_VIDEO_PHASE_UPLOADED,
-  GST_CUDA_VIDEO_PHASE_COMPUTED,
-} GstCudaVideoPhase;
 
 GType gst_cuda_video_filter_get_type (void);
 
@@ -133,33 +163,87 @@ GstCudaVideoBackend gst_cuda_video_filter_get_backend (GstCudaVideoFilter * filt
 gint gst_cuda_video_filter_get_n_threads (GstCudaVideoFilter * filter);
 /* The CUDA device the instance runs on (valid with the CUDA backend). */
 gint gst_cuda_video_filter_get_device (GstCudaVideoFilter * filter);
-/* The instance's cudaStream_t; NULL for the CPU backend. */
+/* The stream the CUDA backend's work goes on (a cudaStream_t of the
+ * element's context); NULL for the CPU backend. */
 gpointer gst_cuda_video_filter_get_stream (GstCudaVideoFilter * filter);
+/* Makes the element's CUDA context current on the calling thread (and the
+ * previous one current again with _leave).  The base class does it around
+ * setup, teardown, process_device*, complete and push_output's render;
+ * subclasses need it only for work of their own elsewhere. */
+gboolean gst_cuda_video_filter_enter (GstCudaVideoFilter * filter, GError ** error);
+void gst_cuda_video_filter_leave (GstCudaVideoFilter * filter);
+
+/* Whether the negotiated input and output are in memory:CUDAMemory (valid
+ * from setup on; always FALSE on the CPU). */
+void gst_cuda_video_filter_get_memory (GstCudaVideoFilter * filter, gboolean * in_device,
+    gboolean * out_device);
+
+/* Another device, or another stream on the element's device, that an
+ * element spreads its work over (cudamotionest's devices=0,1): its own
+ * stream and context (the element's when on the same device; on another
+ * device a GstCudaContext of its own when the element has one, else
+ * CUDA's primary context of that device). */
+typedef struct _GstCudaVideoPeer GstCudaVideoPeer;
+
+/* In the element's context (setup): a peer on @device. */
+GstCudaVideoPeer *gst_cuda_video_filter_peer_new (GstCudaVideoFilter * filter, gint device, GError ** error);
+/* In the element's context, the peer's stream idle (teardown). */
+void gst_cuda_video_filter_peer_free (GstCudaVideoFilter * filter, GstCudaVideoPeer * peer);
+gint gst_cuda_video_peer_get_device (GstCudaVideoPeer * peer);
+gpointer gst_cuda_video_peer_get_stream (GstCudaVideoPeer * peer);
+/* From the element's context: makes the peer's context current (and the
+ * element's again). */
+gboolean gst_cuda_video_filter_peer_enter (GstCudaVideoFilter * filter, GstCudaVideoPeer * peer,
+    GError ** error);
+void gst_cuda_video_filter_peer_leave (GstCudaVideoFilter * filter, GstCudaVideoPeer * peer);
+/* From the element's context: the peer's stream waits (on the device) for
+ * the work queued so far on the element's stream. */
+gboolean gst_cuda_video_filter_peer_follow (GstCudaVideoFilter * filter, GstCudaVideoPeer * peer,
+    GError ** error);
+/* From the element's context: the element's stream waits for the work
+ * queued so far on the peer's stream. */
+gboolean gst_cuda_video_filter_peer_join (GstCudaVideoFilter * filter, GstCudaVideoPeer * peer,
+    GError ** error);
 
 /* Device memory that lives until the next caps or stop; freed by the base. */
 gboolean gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * filter, gsize row_bytes, guint rows,
     GcvPlane * plane, gint width, GError ** error);
 
-/* Copies one host plane to device through pinned staging (asynchronous). */
-gboolean gst_cuda_video_filter_upload (GstCudaVideoFilter * filter, const guint8 * host, gsize host_stride,
-    const GcvPlane * dev, gsize row_bytes, GError ** error);
-/* Queues a device -> host copy; the host side is written in _finish(). */
-gboolean gst_cuda_video_filter_download (GstCudaVideoFilter * filter, const GcvPlane * dev,
-    guint8 * host, gsize host_stride, gsize row_bytes, GError ** error);
-void gst_cuda_video_filter_mark (GstCudaVideoFilter * filter, GstCudaVideoPhase phase);
+/* For setup (CUDA backend): the planes of the input and of the output
+ * (bit p = plane p) the device frames carry; the others are neither
+ * uploaded nor downloaded.  Default: every plane. */
+void gst_cuda_video_filter_set_device_planes (GstCudaVideoFilter * filter, guint in_planes, guint out_planes);
+/* For setup (CUDA backend): page-locked host memory of @size bytes per
+ * frame in flight, for what a frame's device work leaves for the host
+ * (motion vectors, points): gst_cuda_video_filter_get_results() during
+ * process_device*, handed to complete. */
+void gst_cuda_video_filter_set_results_size (GstCudaVideoFilter * filter, gsize size);
+gpointer gst_cuda_video_filter_get_results (GstCudaVideoFilter * filter);
 
-/* Renders one output frame that no input buffer maps to: fills @out_frame
- * (pixels and the buffer's timestamps) as @process does, and returns
- * GST_FLOW_OK, or GST_BASE_TRANSFORM_FLOW_DROPPED to push nothing. */
+/* Renders one output frame that no input buffer maps to: fills the output
+ * (pixels and the buffer's timestamps) as process / process_device do,
+ * and returns GST_FLOW_OK, or GST_BASE_TRANSFORM_FLOW_DROPPED to push
+ * nothing.  @out_frame is the mapped host frame (CPU backend) and
+ * @out_device the device frame (CUDA backend); the other is NULL. */
 typedef GstFlowReturn (*GstCudaVideoFilterRenderFunc) (GstCudaVideoFilter * filter,
-    GstVideoFrame * out_frame, gpointer user_data);
-/* For @drain: takes an output buffer (the negotiated pool or allocator),
- * runs @render on it with the CUDA frame bookkeeping and statistics of a
- * normal frame, and pushes it downstream. */
+    GstVideoFrame * out_frame, GstCudaVideoDeviceFrame * out_device, gpointer user_data);
+/* For @drain: pushes the frames in flight first, then takes an output
+ * buffer (the negotiated pool or allocator), runs @render on it, waits for
+ * it with the bookkeeping and statistics of a normal frame, and pushes
+ * it downstream. */
 GstFlowReturn gst_cuda_video_filter_push_output (GstCudaVideoFilter * filter,
     GstCudaVideoFilterRenderFunc render, gpointer user_data);
-/* Waits for the stream and completes the queued downloads. */
-gboolean gst_cuda_video_filter_finish (GstCudaVideoFilter * filter, GError ** error);
+
+/* Paints @mask (GRAY8 on the device, frame size; a sample is painted
+ * where (mask & @mask_bits) != 0) onto the device frame @frame in @argb,
+ * on the element's stream: the device twin of
+ * gst_cuda_video_filter_paint_mask(). */
+gboolean gst_cuda_video_filter_paint_mask_device (GstCudaVideoFilter * filter,
+    GstCudaVideoDeviceFrame * frame, const GcvPlane * mask, guint8 mask_bits, guint32 argb, GError ** error);
+/* Copies the planes of @src to @dst (same format and size) on the
+ * element's stream. */
+gboolean gst_cuda_video_filter_copy_device_frame (GstCudaVideoFilter * filter,
+    const GstCudaVideoDeviceFrame * src, GstCudaVideoDeviceFrame * dst, GError ** error);
 
 /* The first component stored in plane @plane of @info, or -1. */
 gint gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint plane);
@@ -202,6 +286,10 @@ gboolean gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInp
 /* Turns a backend error into a GError in GST_RESOURCE_ERROR, keeping the
  * message; returns FALSE for use in return statements. */
 gboolean gst_cuda_video_filter_set_error (GError ** error, const GcvError * err);
+/* Posts a backend's failure while @what (gst_cuda_video_filter_set_error
+ * then _post_error) and returns GST_FLOW_ERROR. */
+GstFlowReturn gst_cuda_video_filter_backend_failed (GstCudaVideoFilter * filter, const gchar * what,
+    const GcvError * err);
 /* Posts @error as a GST_ELEMENT_ERROR (no memory -> NO_SPACE_LEFT) and
  * returns GST_FLOW_ERROR. */
 GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, const gchar * what,

@@ -1,28 +1,37 @@
 /* gst-cuda-video: depth-image-based rendering on the GPU (the contract is
  * cpu/dibr.h; the results equal cpu/dibr_cpu.c's byte for byte).
  *
+ * The backend only queues work: it runs in the CUDA context current on the
+ * calling thread (the element's base class owns device, context, streams,
+ * transfers and waiting), on the stream given to each call, with the
+ * caller's device planes in and out.  It never sets a device, creates a
+ * stream or waits for one, with one exception: before rewriting the
+ * pinned host copy of the DCBF tables it waits for the event recorded
+ * after the copy that last read it (only when the sizes or sigmas change).
+ *
  * Memory (device, all packed: a row is the plane's width of samples):
  *
- *  - per view (up to GCV_DIBR_MAX_VIEWS, allocated at the first upload and
- *    again when the view grows): one block holding the colour (RGBA, 4
- *    bytes a pixel), the depth plane as uploaded (8 or 16 bits) and the
- *    cleaned depth (float, GCV_DIBR_UNKNOWN where none);
- *  - `med`: the median's output (float) of the largest view, when the
- *    median and the DCBF both run;
- *  - the DCBF tables (Gs then Gc, floats), uploaded from pinned host memory
+ *  - per view (up to GCV_DIBR_MAX_VIEWS, allocated at the first set or
+ *    unpack and again when the view grows): one block holding the colour
+ *    (RGBA, 4 bytes a pixel), the depth plane as set (8 or 16 bits) and
+ *    the cleaned depth (float, GCV_DIBR_UNKNOWN where none);
+ *  - `med`: the median's output (float) of the largest view set so far
+ *    (allocated with the views, so a render never allocates);
+ *  - the DCBF tables (Gs then Gc, floats), copied from pinned host memory
  *    when the sizes or sigmas change;
  *  - for the W x H virtual view: keys (the z-buffer, uint64), keys2 (after
  *    crack filling), left / right (int32: per pixel of every row, the
  *    column of the nearest key at or left / right of it in keys2, -1 none),
  *    row_any (per row: whether it holds a key), row_src (per row: the row
- *    whose keys fill its holes, -1 none), and the outputs (RGBA, float Z,
- *    holes mask) that are downloaded.
+ *    whose keys fill its holes, -1 none).  The outputs (RGBA, float Z,
+ *    holes mask) are the caller's planes, strided.
  *
  * Kernels, in stream order:
  *
- *  - unpacking (the elements' packed frames, already on the device):
- *    k_unpack, a thread per view pixel, the header's integer unpacking
- *    into the view's RGBA and 8- or 16-bit depth;
+ *  - views: a set view is two cudaMemcpy2DAsync (device to device) from
+ *    the caller's planes; the elements' packed frames (already on the
+ *    device) go through k_unpack, a thread per view pixel, the header's
+ *    integer unpacking into the view's RGBA and 8- or 16-bit depth;
  *  - stage 1, per view: k_median (16 x 16 threads, the window's tile of
  *    the depth plane in shared memory as int, -1 for unknown and outside
  *    the frame; the lower median by a radix select over the value bits,
@@ -39,18 +48,19 @@
  *    the key columns -> left, right, row_any), k_row_src (one thread: two
  *    passes over row_any, the nearest row with a key, ties to the row
  *    above), k_fill (a thread per target pixel: the hole rule, the holes
- *    mask, the colour gathered from the key's view and the Z);
- *  - downloads: cudaMemcpy2DAsync straight into host planes that are
- *    pinned, else into pinned staging memory copied out by _wait (one
- *    staging buffer per pending download, so two renders of a stereo
- *    pair can be queued before one wait).
+ *    mask, the colour gathered from the key's view and the Z, into the
+ *    caller's planes);
+ *  - output frames (no context): k_compose, a thread per output pixel of
+ *    an eye's picture, the header's compose step by step.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <new>
 
 #include "dibr.h"
-#include "gcv-cuda.h"
 #include "gcv-cuda-context.h"
 
 namespace {
@@ -58,7 +68,6 @@ namespace {
 const char kTag[] = "dibr";
 const int kTile = 16;                   /* k_median, k_dcbf: 16 x 16 threads */
 const int kScanThreads = 256;           /* k_row_scan */
-const int kMaxPending = 48;             /* queued host downloads between waits */
 
 /* ---- stage 1 ------------------------------------------------------------------------------ */
 
@@ -353,9 +362,12 @@ struct FillArgs {
   int W, H;
   ViewRef views[GCV_DIBR_MAX_VIEWS];
   float zfar;
-  uint8_t *out_rgba;                    /* packed W * 4 */
-  float *out_depth;                     /* packed W */
-  uint8_t *out_holes;                   /* packed W */
+  /* the caller's planes, rows `stride` bytes apart; depth and holes may
+   * be NULL (not wanted) */
+  uint8_t *out_rgba;                    /* W x 4 bytes (uchar4 stores: 4-byte aligned rows) */
+  uint8_t *out_depth;                   /* W floats */
+  uint8_t *out_holes;                   /* W bytes */
+  size_t rgba_stride, depth_stride, holes_stride;
 };
 
 __device__ __forceinline__ unsigned long long
@@ -369,6 +381,10 @@ pick (unsigned long long l, unsigned long long r)
   return l > r ? l : r;
 }
 
+/* A thread per target pixel: the hole rule of stage 3 on keys2 (its row's
+ * or row_src's left / right scans), the holes mask, the colour gathered
+ * from the key's view (packed RGBA) and the Z, stored into the caller's
+ * strided planes. */
 __global__ void
 k_fill (FillArgs a)
 {
@@ -379,7 +395,8 @@ k_fill (FillArgs a)
   const size_t p = (size_t) y * a.W + x;
   unsigned long long k = a.keys2[p];
   const int hole = k == E;
-  a.out_holes[p] = hole ? 255 : 0;
+  if (a.out_holes)
+    a.out_holes[a.holes_stride * y + x] = hole ? 255 : 0;
   if (hole) {
     const int src = a.row_src[y];
     if (src >= 0) {
@@ -404,8 +421,9 @@ k_fill (FillArgs a)
     c = make_uchar4 (s[0], s[1], s[2], 255);
     z = gcv_dibr_key_z (k);
   }
-  ((uchar4 *) a.out_rgba)[p] = c;
-  a.out_depth[p] = z;
+  ((uchar4 *) (a.out_rgba + a.rgba_stride * y))[x] = c;
+  if (a.out_depth)
+    ((float *) (a.out_depth + a.depth_stride * y))[x] = z;
 }
 
 /* ---- packed frames --------------------------------------------------------------------------- */
@@ -431,6 +449,46 @@ k_unpack (GcvDibrPacked f, uint8_t *__restrict__ rgba, Depth *__restrict__ depth
   depth[p] = (Depth) d;
 }
 
+/* ---- output frames ------------------------------------------------------------------------- */
+
+struct ComposeArgs {
+  GcvDibrEye eyes[2];                   /* the caller's device planes */
+  int anaglyph;
+  GcvDibrShow show;
+  GcvDibrDecode dec;
+  GcvDibrPixelOrder order;
+  uint8_t *out;                         /* 4 bytes a pixel, rows `stride` bytes apart */
+  size_t stride;
+  int aligned;                          /* out and stride multiples of 4: one 32-bit store a pixel */
+};
+
+/* A thread per output pixel of one picture (blockIdx.z: the eye, or the
+ * anaglyph's one picture): the header's compose (gcv_dibr_compose_pixel:
+ * the eyes' RGBA bytes, F32 depth or GRAY8 holes at (x, y), strided), then
+ * the 4 bytes in the output's order.  With 4-byte aligned rows they go
+ * out as one 32-bit store (byte k of the word is byte k in memory: the GPU
+ * is little-endian), coalesced along a row; else byte by byte
+ * (gcv_dibr_compose_put).  Memory-bound: reads 4 (+4 or +1) bytes and
+ * writes 4 a pixel. */
+__global__ void
+k_compose (ComposeArgs a)
+{
+  const int pic = blockIdx.z;
+  const GcvDibrEye *e = &a.eyes[pic];
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= e->rgba.width || y >= e->rgba.height)
+    return;
+  uint8_t rgb[3];
+  gcv_dibr_compose_pixel (a.eyes, pic, a.anaglyph, a.show, &a.dec, x, y, rgb);
+  const int ox = a.anaglyph ? 0 : e->ox, oy = a.anaglyph ? 0 : e->oy;
+  uint8_t *px = a.out + a.stride * (size_t) (y + oy) + 4 * (size_t) (x + ox);
+  if (a.aligned)
+    *(uint32_t *) px = (uint32_t) rgb[0] << (8 * a.order.r) | (uint32_t) rgb[1] << (8 * a.order.g)
+        | (uint32_t) rgb[2] << (8 * a.order.b) | 255u << (8 * a.order.x);
+  else
+    gcv_dibr_compose_put (&a.order, rgb, px);
+}
+
 dim3
 grid_of (int w, int h, dim3 block)
 {
@@ -451,85 +509,60 @@ struct DibrDevView {
   float *clean;
   int w, h, bits;
   GcvDibrCamera camera;
-  int uploaded;
+  int ready;                    /* set or unpacked (the copy or unpacking queued) */
   /* the clean-up in `clean` was made with these (valid: clean_ok) */
   int clean_ok;
   int c_median, c_dcbf, c_zu;
   double c_ss, c_sc;
 };
 
-struct Pending {
-  uint8_t *stage;               /* pinned */
-  size_t cap;
-  void *dst;
-  size_t dst_stride, row_bytes;
-  int rows;
-};
-
 }                               /* namespace */
 
 struct _GcvDibrCuda {
-  int device, width, height;
-  cudaStream_t stream;
-  int own_stream;
-  GcvLumaStager stager;
+  int width, height;
   DibrDevView views[GCV_DIBR_MAX_VIEWS];
 
-  float *med;                   /* the median's output, the largest view */
+  float *med;                   /* the median's output, the largest view set so far */
   size_t cap_med;
   float *d_tables;              /* Gs (K * K) then Gc */
   GcvDibrTables *h_tables;      /* pinned: the copy reads it asynchronously */
+  cudaEvent_t tables_ev;        /* recorded after the last copy from h_tables */
+  int tables_copied;            /* tables_ev was recorded */
   int tables_valid, t_dcbf;
   double t_ss, t_sc;
 
   unsigned long long *keys, *keys2;
   int *left, *right, *row_src;
   uint8_t *row_any;
-  uint8_t *out_rgba, *out_holes;
-  float *out_depth;
-
-  Pending pending[kMaxPending];
-  int n_pending;
 
   cudaEvent_t ev[4];            /* render: clean, warp, fill */
-  cudaEvent_t done_ev;          /* recorded at the end of every queueing call */
-  int queued;                   /* work was queued since the last wait */
-  int rendered;                 /* ev[] hold a render's times not reported yet */
+  int rendered;                 /* ev[] hold the last render's times */
 };
 
 namespace {
 
+/* Everything of a W x H context but the views (device current: the
+ * caller's). */
 GcvStatus
-dibr_cuda_alloc (GcvDibrCuda * ctx, void *stream, GcvError * err)
+dibr_cuda_alloc (GcvDibrCuda * ctx, GcvError * err)
 {
   GcvStatus st;
   const size_t px = (size_t) ctx->width * ctx->height, H = (size_t) ctx->height;
 
-  if (stream) {
-    ctx->stream = (cudaStream_t) stream;
-  } else {
-    GCV_CUDA_TRY (cudaStreamCreateWithFlags (&ctx->stream, cudaStreamNonBlocking), err, "dibr: cudaStreamCreate");
-    ctx->own_stream = 1;
-  }
   if ((st = gcv_cuda_dev_alloc ((void **) &ctx->keys, px * 8, err, kTag, "z-buffer")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->keys2, px * 8, err, kTag, "z-buffer")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->left, px * 4, err, kTag, "row scans")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->right, px * 4, err, kTag, "row scans")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->row_src, H * 4, err, kTag, "rows")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->row_any, H, err, kTag, "rows")) != GCV_OK
-      || (st = gcv_cuda_dev_alloc ((void **) &ctx->out_rgba, px * 4, err, kTag, "output")) != GCV_OK
-      || (st = gcv_cuda_dev_alloc ((void **) &ctx->out_depth, px * 4, err, kTag, "output")) != GCV_OK
-      || (st = gcv_cuda_dev_alloc ((void **) &ctx->out_holes, px, err, kTag, "output")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->d_tables, sizeof (float) * (GCV_DIBR_MAX_DCBF * GCV_DIBR_MAX_DCBF
                   + GCV_DIBR_MAX_COLOR_DIST + 1), err, kTag, "DCBF tables")) != GCV_OK
       || (st = gcv_cuda_pinned_alloc ((void **) &ctx->h_tables, sizeof (GcvDibrTables), err, kTag,
               "DCBF tables")) != GCV_OK)
     return st;
-  if ((st = gcv_luma_stager_events (&ctx->stager, err, kTag)) != GCV_OK)
-    return st;
   for (int i = 0; i < 4; i++)
     GCV_CUDA_TRY (cudaEventCreate (&ctx->ev[i]), err, "dibr: cudaEventCreate");
-  GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->done_ev, cudaEventDisableTiming), err, "dibr: cudaEventCreate");
+  GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->tables_ev, cudaEventDisableTiming), err, "dibr: cudaEventCreate");
   return GCV_OK;
 }
 
@@ -551,29 +584,34 @@ check_params (const GcvDibrParams * params, GcvError * err)
   return GCV_OK;
 }
 
+/* A w x h plane of bpp-byte samples; aligned: data and stride multiples of
+ * 4 (the planes the kernels store uchar4 / float into). */
 int
-plane_ok (const GcvPlane * p, int w, int h, size_t bpp)
+plane_ok (const GcvPlane * p, int w, int h, size_t bpp, int aligned)
 {
-  return p && p->data && p->width == w && p->height == h && p->stride >= (size_t) w * bpp;
+  return p && p->data && p->width == w && p->height == h && p->stride >= (size_t) w * bpp
+      && (!aligned || ((uintptr_t) p->data % 4 == 0 && p->stride % 4 == 0));
 }
 
-/* The DCBF tables of p on the device. */
+/* The DCBF tables of p on the device (queued on s). */
 GcvStatus
-ensure_tables (GcvDibrCuda * ctx, const GcvDibrParams * p, GcvError * err)
+ensure_tables (GcvDibrCuda * ctx, const GcvDibrParams * p, cudaStream_t s, GcvError * err)
 {
   if (ctx->tables_valid && ctx->t_dcbf == p->dcbf_size && ctx->t_ss == p->sigma_spatial
       && ctx->t_sc == p->sigma_color)
     return GCV_OK;
-  /* a queued copy may still read the host tables */
-  if (ctx->tables_valid)
-    GCV_CUDA_TRY (cudaStreamSynchronize (ctx->stream), err, "dibr: cudaStreamSynchronize");
+  /* the copy queued from the host tables last time may still read them */
+  if (ctx->tables_copied)
+    GCV_CUDA_TRY (cudaEventSynchronize (ctx->tables_ev), err, "dibr: cudaEventSynchronize (tables)");
   ctx->tables_valid = 0;
   gcv_dibr_tables_make (p, ctx->h_tables);
   const size_t kk = (size_t) p->dcbf_size * p->dcbf_size;
   GCV_CUDA_TRY (cudaMemcpyAsync (ctx->d_tables, ctx->h_tables->spatial, kk * sizeof (float), cudaMemcpyHostToDevice,
-          ctx->stream), err, "dibr: cudaMemcpyAsync (tables)");
+          s), err, "dibr: cudaMemcpyAsync (tables)");
   GCV_CUDA_TRY (cudaMemcpyAsync (ctx->d_tables + kk, ctx->h_tables->color, (GCV_DIBR_MAX_COLOR_DIST + 1)
-          * sizeof (float), cudaMemcpyHostToDevice, ctx->stream), err, "dibr: cudaMemcpyAsync (tables)");
+          * sizeof (float), cudaMemcpyHostToDevice, s), err, "dibr: cudaMemcpyAsync (tables)");
+  GCV_CUDA_TRY (cudaEventRecord (ctx->tables_ev, s), err, "dibr: cudaEventRecord (tables)");
+  ctx->tables_copied = 1;
   ctx->tables_valid = 1;
   ctx->t_dcbf = p->dcbf_size;
   ctx->t_ss = p->sigma_spatial;
@@ -588,26 +626,10 @@ clean_matches (const DibrDevView * v, const GcvDibrParams * p)
       && (p->dcbf_size == 1 || (v->c_ss == p->sigma_spatial && v->c_sc == p->sigma_color));
 }
 
-/* Grows the median's scratch to px floats (queued work may still read it). */
+/* Queues stage 1 of view v into v->clean on s (tables ready, med holds
+ * the view). */
 GcvStatus
-ensure_med (GcvDibrCuda * ctx, size_t px, GcvError * err)
-{
-  if (px <= ctx->cap_med)
-    return GCV_OK;
-  GCV_CUDA_TRY (cudaStreamSynchronize (ctx->stream), err, "dibr: cudaStreamSynchronize");
-  float *m = nullptr;
-  GcvStatus st;
-  if ((st = gcv_cuda_dev_alloc ((void **) &m, px * sizeof (float), err, kTag, "median")) != GCV_OK)
-    return st;
-  cudaFree (ctx->med);
-  ctx->med = m;
-  ctx->cap_med = px;
-  return GCV_OK;
-}
-
-/* Queues stage 1 of view v into v->clean (tables and scratch ready). */
-GcvStatus
-queue_clean (GcvDibrCuda * ctx, const GcvDibrParams * p, DibrDevView * v, GcvError * err)
+queue_clean (GcvDibrCuda * ctx, const GcvDibrParams * p, DibrDevView * v, cudaStream_t s, GcvError * err)
 {
   const dim3 block (kTile, kTile), grid = grid_of (v->w, v->h, block);
   const int dcbf = p->dcbf_size > 1;
@@ -621,7 +643,7 @@ queue_clean (GcvDibrCuda * ctx, const GcvDibrParams * p, DibrDevView * v, GcvErr
     a.r = p->median_size / 2;
     a.out = dcbf ? ctx->med : v->clean;
     const int tw = kTile + 2 * a.r;
-    k_median<<<grid, block, (size_t) tw * tw * sizeof (int), ctx->stream>>> (a);
+    k_median<<<grid, block, (size_t) tw * tw * sizeof (int), s>>> (a);
     GCV_CUDA_LAUNCHED (err, "dibr: k_median");
   }
   if (dcbf) {
@@ -636,7 +658,7 @@ queue_clean (GcvDibrCuda * ctx, const GcvDibrParams * p, DibrDevView * v, GcvErr
     a.out = v->clean;
     const int tw = kTile + 2 * a.r;
     const size_t smem = sizeof (float) * ((size_t) a.k * a.k + GCV_DIBR_MAX_COLOR_DIST + 1 + 2 * (size_t) tw * tw);
-    k_dcbf<<<grid, block, smem, ctx->stream>>> (a);
+    k_dcbf<<<grid, block, smem, s>>> (a);
     GCV_CUDA_LAUNCHED (err, "dibr: k_dcbf");
   }
   v->clean_ok = 1;
@@ -648,80 +670,38 @@ queue_clean (GcvDibrCuda * ctx, const GcvDibrParams * p, DibrDevView * v, GcvErr
   return GCV_OK;
 }
 
-/* Copies what the pending downloads staged into their host planes. */
-void
-flush_pending (GcvDibrCuda * ctx)
-{
-  for (int i = 0; i < ctx->n_pending; i++) {
-    const Pending *d = &ctx->pending[i];
-    for (int y = 0; y < d->rows; y++)
-      memcpy ((uint8_t *) d->dst + d->dst_stride * y, d->stage + d->row_bytes * y, d->row_bytes);
-  }
-  ctx->n_pending = 0;
-}
-
-/* Queues the download of a packed device plane into host plane `dst`:
- * straight when dst is pinned, else through a pending staging buffer that
- * _wait copies out. */
-GcvStatus
-queue_download (GcvDibrCuda * ctx, const GcvPlane * dst, const void *src, size_t row_bytes, GcvError * err)
-{
-  const int rows = dst->height;
-  if (gcv_cuda_host_is_pinned (dst->data)) {
-    GCV_CUDA_TRY (cudaMemcpy2DAsync (dst->data, dst->stride, src, row_bytes, row_bytes, rows, cudaMemcpyDeviceToHost,
-            ctx->stream), err, "dibr: cudaMemcpy2DAsync (download)");
-    return GCV_OK;
-  }
-  if (ctx->n_pending == kMaxPending) {
-    /* many downloads without a wait: finish those queued so far */
-    GCV_CUDA_TRY (cudaStreamSynchronize (ctx->stream), err, "dibr: cudaStreamSynchronize");
-    flush_pending (ctx);
-  }
-  Pending *d = &ctx->pending[ctx->n_pending];
-  const size_t bytes = row_bytes * rows;
-  if (d->cap < bytes) {
-    uint8_t *b = nullptr;
-    GcvStatus st;
-    /* this slot is not in use (n_pending counts those queued) */
-    if ((st = gcv_cuda_pinned_alloc ((void **) &b, bytes, err, kTag, "download staging")) != GCV_OK)
-      return st;
-    cudaFreeHost (d->stage);
-    d->stage = b;
-    d->cap = bytes;
-  }
-  GCV_CUDA_TRY (cudaMemcpyAsync (d->stage, src, bytes, cudaMemcpyDeviceToHost, ctx->stream), err,
-      "dibr: cudaMemcpyAsync (download)");
-  d->dst = dst->data;
-  d->dst_stride = dst->stride;
-  d->row_bytes = row_bytes;
-  d->rows = rows;
-  ctx->n_pending++;
-  return GCV_OK;
-}
-
-/* Makes view v's device block hold px pixels (the device current); the
- * view is marked not uploaded until its new planes are queued. */
+/* Makes view v's device block hold px pixels and the median's scratch the
+ * largest view; the view is marked not ready until its new planes are
+ * queued.  Growing frees memory queued work may still use: the caller
+ * waited for the stream (the header's rule). */
 GcvStatus
 view_memory (GcvDibrCuda * ctx, DibrDevView * v, size_t px, GcvError * err)
 {
-  v->uploaded = 0;
-  v->clean_ok = 0;
-  if (px <= v->cap_px)
-    return GCV_OK;
-  /* rgba (4), depth (2, 256-byte aligned), clean (4) */
-  const size_t drgba = gcv_round_up (px * 4, 256), ddepth = gcv_round_up (px * 2, 256);
-  uint8_t *m = nullptr;
   GcvStatus st;
-  /* queued work may still read the old block */
-  GCV_CUDA_TRY (cudaStreamSynchronize (ctx->stream), err, "dibr: cudaStreamSynchronize");
-  if ((st = gcv_cuda_dev_alloc ((void **) &m, drgba + ddepth + px * 4, err, kTag, "view")) != GCV_OK)
-    return st;
-  cudaFree (v->mem);
-  v->mem = m;
-  v->cap_px = px;
-  v->rgba = m;
-  v->depth = m + drgba;
-  v->clean = (float *) (m + drgba + ddepth);
+
+  v->ready = 0;
+  v->clean_ok = 0;
+  if (px > v->cap_px) {
+    /* rgba (4), depth (2, 256-byte aligned), clean (4) */
+    const size_t drgba = gcv_round_up (px * 4, 256), ddepth = gcv_round_up (px * 2, 256);
+    uint8_t *m = nullptr;
+    if ((st = gcv_cuda_dev_alloc ((void **) &m, drgba + ddepth + px * 4, err, kTag, "view")) != GCV_OK)
+      return st;
+    cudaFree (v->mem);
+    v->mem = m;
+    v->cap_px = px;
+    v->rgba = m;
+    v->depth = m + drgba;
+    v->clean = (float *) (m + drgba + ddepth);
+  }
+  if (px > ctx->cap_med) {
+    float *m = nullptr;
+    if ((st = gcv_cuda_dev_alloc ((void **) &m, px * sizeof (float), err, kTag, "median")) != GCV_OK)
+      return st;
+    cudaFree (ctx->med);
+    ctx->med = m;
+    ctx->cap_med = px;
+  }
   return GCV_OK;
 }
 
@@ -735,6 +715,19 @@ check_index (int index, GcvError * err)
   return GCV_OK;
 }
 
+/* View `index` of ctx, set or unpacked, or NULL with err set. */
+DibrDevView *
+ready_view (GcvDibrCuda * ctx, int index, GcvError * err)
+{
+  if (check_index (index, err) != GCV_OK)
+    return nullptr;
+  if (!ctx->views[index].ready) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: view %d was not set", index);
+    return nullptr;
+  }
+  return &ctx->views[index];
+}
+
 }                               /* namespace */
 
 extern "C" void
@@ -742,49 +735,49 @@ gcv_dibr_cuda_free (GcvDibrCuda * ctx)
 {
   if (ctx == NULL)
     return;
-  gcv_cuda_context_release (ctx->device, ctx->stream, kTag, [ctx] () {
-    for (int i = 0; i < GCV_DIBR_MAX_VIEWS; i++)
-      cudaFree (ctx->views[i].mem);
-    for (int i = 0; i < kMaxPending; i++)
-      cudaFreeHost (ctx->pending[i].stage);
-    cudaFree (ctx->med);
-    cudaFree (ctx->d_tables);
-    cudaFreeHost (ctx->h_tables);
-    cudaFree (ctx->keys);
-    cudaFree (ctx->keys2);
-    cudaFree (ctx->left);
-    cudaFree (ctx->right);
-    cudaFree (ctx->row_src);
-    cudaFree (ctx->row_any);
-    cudaFree (ctx->out_rgba);
-    cudaFree (ctx->out_depth);
-    cudaFree (ctx->out_holes);
-    gcv_luma_stager_free (&ctx->stager);
-    for (int i = 0; i < 4; i++)
-      if (ctx->ev[i])
-        cudaEventDestroy (ctx->ev[i]);
-    if (ctx->done_ev)
-      cudaEventDestroy (ctx->done_ev);
-    if (ctx->own_stream)
-      cudaStreamDestroy (ctx->stream);
-  });
+  /* the caller waited for the streams: nothing queued uses this memory */
+  for (int i = 0; i < GCV_DIBR_MAX_VIEWS; i++)
+    cudaFree (ctx->views[i].mem);
+  cudaFree (ctx->med);
+  cudaFree (ctx->d_tables);
+  cudaFreeHost (ctx->h_tables);
+  cudaFree (ctx->keys);
+  cudaFree (ctx->keys2);
+  cudaFree (ctx->left);
+  cudaFree (ctx->right);
+  cudaFree (ctx->row_src);
+  cudaFree (ctx->row_any);
+  gcv_cuda_events_destroy (ctx->ev, 4);
+  gcv_cuda_events_destroy (&ctx->tables_ev, 1);
+  cudaGetLastError ();
   delete ctx;
 }
 
 extern "C" GcvDibrCuda *
-gcv_dibr_cuda_new (int device, int width, int height, void *stream, GcvError * err)
+gcv_dibr_cuda_new (int width, int height, GcvError * err)
 {
   if (width < 1 || height < 1 || width > GCV_DIBR_MAX_DIMENSION || height > GCV_DIBR_MAX_DIMENSION) {
     gcv_error_set (err, GCV_ERROR_INVALID, "dibr: frame size %dx%d must be 1x1 .. %dx%d", width, height,
         GCV_DIBR_MAX_DIMENSION, GCV_DIBR_MAX_DIMENSION);
     return NULL;
   }
-  return gcv_cuda_context_new<GcvDibrCuda> (device, width, height, stream, err, kTag, dibr_cuda_alloc,
-      gcv_dibr_cuda_free);
+  GcvDibrCuda *ctx = new (std::nothrow) GcvDibrCuda ();
+  if (ctx == NULL) {
+    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "dibr: out of host memory");
+    return NULL;
+  }
+  ctx->width = width;
+  ctx->height = height;
+  if (dibr_cuda_alloc (ctx, err) != GCV_OK) {
+    /* nothing was queued: the memory can go at once */
+    gcv_dibr_cuda_free (ctx);
+    return NULL;
+  }
+  return ctx;
 }
 
 extern "C" GcvStatus
-gcv_dibr_cuda_upload_view (GcvDibrCuda * ctx, int index, const GcvDibrView * view, GcvError * err)
+gcv_dibr_cuda_set_view (GcvDibrCuda * ctx, int index, const GcvDibrView * view, void *stream, GcvError * err)
 {
   if (ctx == NULL)
     return no_context (err);
@@ -810,33 +803,26 @@ gcv_dibr_cuda_upload_view (GcvDibrCuda * ctx, int index, const GcvDibrView * vie
     gcv_error_set (err, GCV_ERROR_INVALID, "dibr: view %d: a stride is shorter than a row", index);
     return GCV_ERROR_INVALID;
   }
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
-    return st;
-  const size_t px = (size_t) w * h;
+  cudaStream_t s = (cudaStream_t) stream;
   DibrDevView *v = &ctx->views[index];
-  if ((st = gcv_luma_stager_reserve (&ctx->stager, px * 4, err, kTag)) != GCV_OK
-      || (st = view_memory (ctx, v, px, err)) != GCV_OK)
+  GcvStatus st;
+  if ((st = view_memory (ctx, v, (size_t) w * h, err)) != GCV_OK)
     return st;
-  if ((st = gcv_luma_stager_upload_2d (&ctx->stager, view->rgba.data, view->rgba.stride, (size_t) w * 4, h, v->rgba,
-              (size_t) w * 4, ctx->stream, err, kTag)) != GCV_OK
-      || (st = gcv_luma_stager_upload_2d (&ctx->stager, view->depth.data, view->depth.stride, (size_t) w * (bits / 8),
-              h, v->depth, (size_t) w * (bits / 8), ctx->stream, err, kTag)) != GCV_OK)
-    return st;
+  GCV_CUDA_TRY (cudaMemcpy2DAsync (v->rgba, (size_t) w * 4, view->rgba.data, view->rgba.stride, (size_t) w * 4, h,
+          cudaMemcpyDeviceToDevice, s), err, "dibr: cudaMemcpy2DAsync (view colour)");
+  GCV_CUDA_TRY (cudaMemcpy2DAsync (v->depth, (size_t) w * (bits / 8), view->depth.data, view->depth.stride,
+          (size_t) w * (bits / 8), h, cudaMemcpyDeviceToDevice, s), err, "dibr: cudaMemcpy2DAsync (view depth)");
   v->w = w;
   v->h = h;
   v->bits = bits;
   v->camera = view->camera;
-  v->uploaded = 1;
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, ctx->stream), err, "dibr: cudaEventRecord");
-  ctx->queued = 1;
+  v->ready = 1;
   return GCV_OK;
 }
 
 extern "C" GcvStatus
 gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * frame, const GcvDibrCamera * camera,
-    GcvError * err)
+    void *stream, GcvError * err)
 {
   if (ctx == NULL)
     return no_context (err);
@@ -853,94 +839,78 @@ gcv_dibr_cuda_unpack_view (GcvDibrCuda * ctx, int index, const GcvDibrPacked * f
         GCV_DIBR_PIXEL_MASK + 1);
     return GCV_ERROR_INVALID;
   }
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
-    return st;
+  cudaStream_t s = (cudaStream_t) stream;
   DibrDevView *v = &ctx->views[index];
+  GcvStatus st;
   if ((st = view_memory (ctx, v, (size_t) w * h, err)) != GCV_OK)
     return st;
   const dim3 block (32, 8);
   const int bits = gcv_dibr_packed_depth_bits (frame);
   if (bits == 16)
-    k_unpack<<<grid_of (w, h, block), block, 0, ctx->stream>>> (*frame, v->rgba, (uint16_t *) v->depth);
+    k_unpack<<<grid_of (w, h, block), block, 0, s>>> (*frame, v->rgba, (uint16_t *) v->depth);
   else
-    k_unpack<<<grid_of (w, h, block), block, 0, ctx->stream>>> (*frame, v->rgba, v->depth);
+    k_unpack<<<grid_of (w, h, block), block, 0, s>>> (*frame, v->rgba, v->depth);
   GCV_CUDA_LAUNCHED (err, "dibr: k_unpack");
   v->w = w;
   v->h = h;
   v->bits = bits;
   v->camera = *camera;
-  v->uploaded = 1;
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, ctx->stream), err, "dibr: cudaEventRecord");
-  ctx->queued = 1;
+  v->ready = 1;
   return GCV_OK;
 }
 
 extern "C" GcvStatus
-gcv_dibr_cuda_download_colour (GcvDibrCuda * ctx, int index, GcvPlane * out, GcvError * err)
+gcv_dibr_cuda_view_colour (GcvDibrCuda * ctx, int index, GcvPlane * colour, GcvError * err)
 {
   if (ctx == NULL)
     return no_context (err);
-  if (check_index (index, err) != GCV_OK)
+  const DibrDevView *v = ready_view (ctx, index, err);
+  if (v == nullptr)
     return GCV_ERROR_INVALID;
-  const DibrDevView *v = &ctx->views[index];
-  if (!v->uploaded) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: view %d was not uploaded", index);
-    return GCV_ERROR_INVALID;
-  }
-  if (!plane_ok (out, v->w, v->h, 4)) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: view %d's colour goes into a %dx%d RGBA plane", index, v->w,
-        v->h);
+  if (colour == NULL) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: view %d's colour: no plane to fill", index);
     return GCV_ERROR_INVALID;
   }
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK
-      || (st = queue_download (ctx, out, v->rgba, (size_t) v->w * 4, err)) != GCV_OK)
-    return st;
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, ctx->stream), err, "dibr: cudaEventRecord");
-  ctx->queued = 1;
+  colour->data = v->rgba;
+  colour->width = v->w;
+  colour->height = v->h;
+  colour->stride = (size_t) v->w * 4;
   return GCV_OK;
 }
 
 extern "C" GcvStatus
-gcv_dibr_cuda_clean_depth (GcvDibrCuda * ctx, const GcvDibrParams * params, int index, GcvPlane * out,
+gcv_dibr_cuda_clean_depth (GcvDibrCuda * ctx, const GcvDibrParams * params, int index, GcvPlane * out, void *stream,
     GcvError * err)
 {
   if (ctx == NULL)
     return no_context (err);
-  if (check_params (params, err) != GCV_OK || check_index (index, err) != GCV_OK)
+  if (check_params (params, err) != GCV_OK)
     return GCV_ERROR_INVALID;
-  DibrDevView *v = &ctx->views[index];
-  if (!v->uploaded) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: view %d was not uploaded", index);
+  DibrDevView *v = ready_view (ctx, index, err);
+  if (v == nullptr)
+    return GCV_ERROR_INVALID;
+  if (!plane_ok (out, v->w, v->h, sizeof (float), 1)) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the cleaned depth must be a %dx%d float plane (4-byte aligned "
+        "rows)", v->w, v->h);
     return GCV_ERROR_INVALID;
   }
-  if (!plane_ok (out, v->w, v->h, sizeof (float))) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the cleaned depth must be a %dx%d float plane", v->w, v->h);
-    return GCV_ERROR_INVALID;
-  }
-  GcvDeviceScope scope;
+  cudaStream_t s = (cudaStream_t) stream;
   GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK
-      || (params->dcbf_size > 1 && (st = ensure_med (ctx, (size_t) v->w * v->h, err)) != GCV_OK)
-      || (params->dcbf_size > 1 && (st = ensure_tables (ctx, params, err)) != GCV_OK))
+  if (params->dcbf_size > 1 && (st = ensure_tables (ctx, params, s, err)) != GCV_OK)
     return st;
-  if (!clean_matches (v, params) && (st = queue_clean (ctx, params, v, err)) != GCV_OK) {
+  if (!clean_matches (v, params) && (st = queue_clean (ctx, params, v, s, err)) != GCV_OK) {
     v->clean_ok = 0;
     return st;
   }
-  if ((st = queue_download (ctx, out, v->clean, (size_t) v->w * sizeof (float), err)) != GCV_OK)
-    return st;
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, ctx->stream), err, "dibr: cudaEventRecord");
-  ctx->queued = 1;
+  GCV_CUDA_TRY (cudaMemcpy2DAsync (out->data, out->stride, v->clean, (size_t) v->w * sizeof (float),
+          (size_t) v->w * sizeof (float), v->h, cudaMemcpyDeviceToDevice, s), err,
+      "dibr: cudaMemcpy2DAsync (cleaned depth)");
   return GCV_OK;
 }
 
 extern "C" GcvStatus
 gcv_dibr_cuda_render (GcvDibrCuda * ctx, const GcvDibrParams * params, int n_views, const GcvDibrCamera * virt,
-    GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes, GcvError * err)
+    GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes, void *stream, GcvError * err)
 {
   if (ctx == NULL)
     return no_context (err);
@@ -951,39 +921,34 @@ gcv_dibr_cuda_render (GcvDibrCuda * ctx, const GcvDibrParams * params, int n_vie
     gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %d views: must be 1 .. %d", n_views, GCV_DIBR_MAX_VIEWS);
     return GCV_ERROR_INVALID;
   }
-  if (!virt || !plane_ok (out_rgba, W, H, 4) || (out_depth && !plane_ok (out_depth, W, H, 4))
-      || (out_holes && !plane_ok (out_holes, W, H, 1))) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the outputs must be %dx%d planes (RGBA, float depth, "
-        "GRAY8 holes) and the virtual camera given", W, H);
+  if (!virt || !plane_ok (out_rgba, W, H, 4, 1) || (out_depth && !plane_ok (out_depth, W, H, 4, 1))
+      || (out_holes && !plane_ok (out_holes, W, H, 1, 0))) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: the outputs must be %dx%d planes (RGBA and float depth with "
+        "4-byte aligned rows, GRAY8 holes) and the virtual camera given", W, H);
     return GCV_ERROR_INVALID;
   }
   GcvDibrWarp warps[GCV_DIBR_MAX_VIEWS];
-  size_t max_px = 0;
   for (int i = 0; i < n_views; i++) {
     const DibrDevView *v = &ctx->views[i];
-    if (!v->uploaded) {
-      gcv_error_set (err, GCV_ERROR_INVALID, "dibr: render of %d views: view %d was not uploaded", n_views, i);
+    if (!v->ready) {
+      gcv_error_set (err, GCV_ERROR_INVALID, "dibr: render of %d views: view %d was not set", n_views, i);
       return GCV_ERROR_INVALID;
     }
     if (gcv_dibr_warp_make (&v->camera, virt, &warps[i], err) != GCV_OK)
       return GCV_ERROR_INVALID;
-    if ((size_t) v->w * v->h > max_px)
-      max_px = (size_t) v->w * v->h;
   }
-  GcvDeviceScope scope;
+  cudaStream_t s = (cudaStream_t) stream;
   GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK
-      || (params->dcbf_size > 1 && (st = ensure_med (ctx, max_px, err)) != GCV_OK)
-      || (params->dcbf_size > 1 && (st = ensure_tables (ctx, params, err)) != GCV_OK))
+  /* med already holds the largest view (view_memory) */
+  if (params->dcbf_size > 1 && (st = ensure_tables (ctx, params, s, err)) != GCV_OK)
     return st;
-  cudaStream_t s = ctx->stream;
   const size_t px = (size_t) W * H;
 
   ctx->rendered = 0;
   GCV_CUDA_TRY (cudaEventRecord (ctx->ev[0], s), err, "dibr: cudaEventRecord");
   for (int i = 0; i < n_views; i++) {
     DibrDevView *v = &ctx->views[i];
-    if (!clean_matches (v, params) && (st = queue_clean (ctx, params, v, err)) != GCV_OK) {
+    if (!clean_matches (v, params) && (st = queue_clean (ctx, params, v, s, err)) != GCV_OK) {
       v->clean_ok = 0;
       return st;
     }
@@ -1026,41 +991,27 @@ gcv_dibr_cuda_render (GcvDibrCuda * ctx, const GcvDibrParams * params, int n_vie
       a.views[i].w = i < n_views ? ctx->views[i].w : 0;
     }
     a.zfar = (float) params->z_far;
-    a.out_rgba = ctx->out_rgba;
-    a.out_depth = ctx->out_depth;
-    a.out_holes = ctx->out_holes;
+    a.out_rgba = (uint8_t *) out_rgba->data;
+    a.rgba_stride = out_rgba->stride;
+    a.out_depth = out_depth ? (uint8_t *) out_depth->data : nullptr;
+    a.depth_stride = out_depth ? out_depth->stride : 0;
+    a.out_holes = out_holes ? (uint8_t *) out_holes->data : nullptr;
+    a.holes_stride = out_holes ? out_holes->stride : 0;
     k_fill<<<grid_of (W, H, block), block, 0, s>>> (a);
     GCV_CUDA_LAUNCHED (err, "dibr: k_fill");
   }
   GCV_CUDA_TRY (cudaEventRecord (ctx->ev[3], s), err, "dibr: cudaEventRecord");
-  ctx->queued = 1;
-  if ((st = queue_download (ctx, out_rgba, ctx->out_rgba, (size_t) W * 4, err)) != GCV_OK
-      || (out_depth && (st = queue_download (ctx, out_depth, ctx->out_depth, (size_t) W * 4, err)) != GCV_OK)
-      || (out_holes && (st = queue_download (ctx, out_holes, ctx->out_holes, (size_t) W, err)) != GCV_OK))
-    return st;
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, s), err, "dibr: cudaEventRecord");
   ctx->rendered = 1;
   return GCV_OK;
 }
 
 extern "C" GcvStatus
-gcv_dibr_cuda_wait (GcvDibrCuda * ctx, GcvDibrTimes * times, GcvError * err)
+gcv_dibr_cuda_times (GcvDibrCuda * ctx, GcvDibrTimes * times, GcvError * err)
 {
   if (times)
     memset (times, 0, sizeof (*times));
   if (ctx == NULL)
     return no_context (err);
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
-    return st;
-  if (ctx->queued) {
-    /* every queueing call ends with done_ev: the caller's stream may hold
-     * other work, which is not waited for */
-    GCV_CUDA_TRY (cudaEventSynchronize (ctx->done_ev), err, "dibr: waiting for the queued work");
-    flush_pending (ctx);
-  }
-  ctx->queued = 0;
   if (times && ctx->rendered) {
     float a = 0, b = 0, c = 0;
     GCV_CUDA_TRY (cudaEventElapsedTime (&a, ctx->ev[0], ctx->ev[1]), err, "dibr: cudaEventElapsedTime");
@@ -1070,6 +1021,47 @@ gcv_dibr_cuda_wait (GcvDibrCuda * ctx, GcvDibrTimes * times, GcvError * err)
     times->warp_ms = b;
     times->fill_ms = c;
   }
-  ctx->rendered = 0;
+  return GCV_OK;
+}
+
+/* ---- output frames ------------------------------------------------------------------------- */
+
+extern "C" GcvStatus
+gcv_dibr_cuda_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show,
+    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, GcvPlane * out, void *stream, GcvError * err)
+{
+  const char *bad = gcv_dibr_compose_check (eyes, n_eyes, anaglyph, show, dec, order, out);
+  if (bad) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %s", bad);
+    return GCV_ERROR_INVALID;
+  }
+  /* the kernel loads the depths as floats */
+  for (int i = 0; i < n_eyes && show == GCV_DIBR_SHOW_DEPTH; i++)
+    if (!plane_ok (&eyes[i].depth, eyes[i].rgba.width, eyes[i].rgba.height, sizeof (float), 1)) {
+      gcv_error_set (err, GCV_ERROR_INVALID, "dibr: compose: eye %d's depth rows must be 4-byte aligned (data "
+          "and stride)", i);
+      return GCV_ERROR_INVALID;
+    }
+  ComposeArgs a;
+  memset (&a, 0, sizeof (a));
+  int w = 0, h = 0;
+  for (int i = 0; i < n_eyes; i++) {
+    a.eyes[i] = eyes[i];
+    w = eyes[i].rgba.width > w ? eyes[i].rgba.width : w;
+    h = eyes[i].rgba.height > h ? eyes[i].rgba.height : h;
+  }
+  a.anaglyph = anaglyph ? 1 : 0;
+  a.show = show;
+  if (dec)
+    a.dec = *dec;
+  a.order = *order;
+  a.out = (uint8_t *) out->data;
+  a.stride = out->stride;
+  a.aligned = (uintptr_t) out->data % 4 == 0 && out->stride % 4 == 0;
+  const dim3 block (32, 8);
+  dim3 grid = grid_of (w, h, block);
+  grid.z = anaglyph ? 1 : n_eyes;
+  k_compose<<<grid, block, 0, (cudaStream_t) stream>>> (a);
+  GCV_CUDA_LAUNCHED (err, "dibr: k_compose");
   return GCV_OK;
 }

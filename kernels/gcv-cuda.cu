@@ -108,7 +108,7 @@ extern "C" GcvStatus
 gcv_cuda_host_alloc (void **ptr, size_t bytes, GcvError * err)
 {
   *ptr = NULL;
-  GCV_CUDA_TRY (cudaHostAlloc (ptr, bytes, cudaHostAllocDefault), err, "cudaHostAlloc (pinned)");
+  GCV_CUDA_TRY (cudaHostAlloc (ptr, bytes, cudaHostAllocPortable), err, "cudaHostAlloc (pinned)");
   return GCV_OK;
 }
 
@@ -158,6 +158,15 @@ gcv_cuda_memset_2d (void *dst, size_t pitch, int value, size_t row_bytes, size_t
 }
 
 extern "C" GcvStatus
+gcv_cuda_copy_2d (void *dst, size_t dpitch, const void *src, size_t spitch, size_t row_bytes, size_t rows,
+    void *stream, GcvError * err)
+{
+  GCV_CUDA_TRY (cudaMemcpy2DAsync (dst, dpitch, src, spitch, row_bytes, rows, cudaMemcpyDefault,
+          (cudaStream_t) stream), err, "cudaMemcpy2DAsync");
+  return GCV_OK;
+}
+
+extern "C" GcvStatus
 gcv_cuda_event_new (GcvCudaEvent ** ev, GcvError * err)
 {
   GcvCudaEvent *e = new (std::nothrow) GcvCudaEvent;
@@ -195,6 +204,27 @@ gcv_cuda_event_sync (GcvCudaEvent * ev, GcvError * err)
 {
   GCV_CUDA_TRY (cudaEventSynchronize (ev->ev), err, "cudaEventSynchronize");
   return GCV_OK;
+}
+
+extern "C" GcvStatus
+gcv_cuda_stream_wait_event (void *stream, GcvCudaEvent * ev, GcvError * err)
+{
+  GCV_CUDA_TRY (cudaStreamWaitEvent ((cudaStream_t) stream, ev->ev, 0), err, "cudaStreamWaitEvent");
+  return GCV_OK;
+}
+
+extern "C" int
+gcv_cuda_event_query (GcvCudaEvent * ev, GcvError * err)
+{
+  cudaError_t e = cudaEventQuery (ev->ev);
+  if (e == cudaSuccess)
+    return 1;
+  if (e == cudaErrorNotReady) {
+    cudaGetLastError ();
+    return 0;
+  }
+  gcv_cuda_report (e, err, "cudaEventQuery", __FILE__, __LINE__);
+  return -1;
 }
 
 extern "C" GcvStatus

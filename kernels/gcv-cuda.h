@@ -40,7 +40,10 @@ GcvStatus gcv_cuda_malloc_2d (void **ptr, size_t * pitch, size_t row_bytes, size
 GcvStatus gcv_cuda_malloc (void **ptr, size_t bytes, GcvError * err);
 void gcv_cuda_free (void *ptr);
 
-/* Page-locked host memory (for fast, asynchronous transfers). */
+/* Page-locked host memory (for fast, asynchronous transfers), portable:
+ * page-locked for every CUDA context of the process, so that memory one
+ * element (or GStreamer's own CUDA context) allocated is DMA-able by
+ * another. */
 GcvStatus gcv_cuda_host_alloc (void **ptr, size_t bytes, GcvError * err);
 void gcv_cuda_host_free (void *ptr);
 
@@ -56,12 +59,22 @@ GcvStatus gcv_cuda_download_2d (void *dst_host, size_t dst_stride, const void *s
     size_t row_bytes, size_t rows, void *stream, GcvError * err);
 GcvStatus gcv_cuda_memset_2d (void *dst_dev, size_t pitch, int value, size_t row_bytes, size_t rows,
     void *stream, GcvError * err);
+/* Asynchronous 2-D copy in any direction (cudaMemcpyDefault): host or
+ * device memory, a device pointer of another device or context included. */
+GcvStatus gcv_cuda_copy_2d (void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t row_bytes,
+    size_t rows, void *stream, GcvError * err);
 
 /* Events for timing device work. */
 GcvStatus gcv_cuda_event_new (GcvCudaEvent ** ev, GcvError * err);
 void gcv_cuda_event_free (GcvCudaEvent * ev);
 GcvStatus gcv_cuda_event_record (GcvCudaEvent * ev, void *stream, GcvError * err);
 GcvStatus gcv_cuda_event_sync (GcvCudaEvent * ev, GcvError * err);
+/* Makes `stream` wait (on the device, the host goes on) for the work
+ * recorded in `ev`, which may belong to another stream, context or device. */
+GcvStatus gcv_cuda_stream_wait_event (void *stream, GcvCudaEvent * ev, GcvError * err);
+/* 1 when the work recorded in `ev` is done, 0 while it runs, -1 on an
+ * error (err set). */
+int gcv_cuda_event_query (GcvCudaEvent * ev, GcvError * err);
 /* Milliseconds between two recorded, completed events. */
 GcvStatus gcv_cuda_event_elapsed (GcvCudaEvent * start, GcvCudaEvent * end, float *ms, GcvError * err);
 

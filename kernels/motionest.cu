@@ -19,14 +19,18 @@
  *              of once per pixel and candidate.
  *   keys       one uint64 per block: the minimum key (gcv_motion_key) of the
  *              candidates searched so far (atomicMin of every thread block)
- *   vectors    GcvMotionVector per block (raster order), and a pinned copy
- *   (host)     two pinned staging frames for the uploads, each with the event
- *              of the copy that reads it last; the vector buffers are sized for
- *              4 x 4 blocks.
- * A search queues: the phase planes it needs (FULL, sub-pel: only the rows
+ *   vectors    GcvMotionVector per block (raster order); keys and vectors are
+ *              sized for 4 x 4 blocks.
+ * The first set_reference queues the zeroing of all planes (the row padding
+ * stays 0: only the W columns of a row are ever copied in).  Everything is
+ * queued on the caller's stream, in the CUDA context current on the calling
+ * thread; nothing here synchronises.  set_reference queues the copy of the
+ * caller's device plane into P's slot; a search queues the copy of its
+ * current frame into C's slot (cudaMemcpyDefault: the frame may live on
+ * another device), the phase planes it needs (FULL, sub-pel: only the rows
  * the searched blocks can reach), the key reset, k_full (FULL) or k_mods
  * (MODS), k_finish (the zero threshold of eq. 4, the vector records), and
- * the download of the searched rows' vectors.
+ * the download of the searched rows' vectors into the caller's host array.
  *
  * SAD of 4 pixels: vabsdiff4 with accumulation (VABSDIFF4 on sm_90, see
  * sad4 below).  A SAD is < 2^22, so it never overflows its 32-bit sum.
@@ -552,22 +556,15 @@ constexpr const char *kTag = "motionest";
 }                               /* namespace */
 
 struct _GcvMotionCuda {
-  int device, width, height;
+  int device, width, height;    /* device: current when _new ran */
   size_t pitch, plane_bytes;
-  cudaStream_t stream;
-  int own_stream;
   uint8_t *planes;              /* kPlanes x plane_bytes */
   int ref;                      /* slot of P; C is 1 - ref */
-  int has_ref, has_cur;
+  int has_ref;
+  int cleared;                  /* the zeroing of the planes is queued (by the first set_reference) */
   size_t max_blocks;
   unsigned long long *keys;
-  GcvMotionVector *vec_dev, *vec_host;
-  GcvLumaStager stager;         /* pinned, width x height each */
-  cudaEvent_t done_ev;
-  int searched;                 /* a search was queued since the last wait */
-  /* rows whose vectors the next wait copies out, of a grid of pending_cols */
-  uint8_t *pending;
-  int pending_cols, max_rows;
+  GcvMotionVector *vec_dev;
   int smem_optin;
 };
 
@@ -578,7 +575,7 @@ const void *const kFullKernels[] = {
 };
 
 GcvStatus
-motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
+motion_cuda_alloc (GcvMotionCuda * ctx, GcvError * err)
 {
   GcvStatus st;
   const size_t w = (size_t) ctx->width, h = (size_t) ctx->height;
@@ -586,35 +583,12 @@ motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
   ctx->pitch = gcv_round_up (w + 16, 128);
   ctx->plane_bytes = gcv_round_up (ctx->pitch * h, 256);
   ctx->max_blocks = ((w + 3) / 4) * ((h + 3) / 4);
-  ctx->max_rows = (int) ((h + 3) / 4);
-  if (stream) {
-    ctx->stream = (cudaStream_t) stream;
-  } else {
-    GCV_CUDA_TRY (cudaStreamCreateWithFlags (&ctx->stream, cudaStreamNonBlocking), err,
-        "motionest: cudaStreamCreate");
-    ctx->own_stream = 1;
-  }
   if ((st = gcv_cuda_dev_alloc ((void **) &ctx->planes, ctx->plane_bytes * kPlanes, err, kTag,
               "frames and phase planes")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->keys, ctx->max_blocks * 8, err, kTag, "keys")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->vec_dev, ctx->max_blocks * sizeof (GcvMotionVector), err,
-              kTag, "vectors")) != GCV_OK
-      || (st = gcv_cuda_pinned_alloc ((void **) &ctx->vec_host, ctx->max_blocks * sizeof (GcvMotionVector), err,
-              kTag, "vectors")) != GCV_OK
-      || (st = gcv_luma_stager_alloc (&ctx->stager, w * h, err, kTag)) != GCV_OK)
+              kTag, "vectors")) != GCV_OK)
     return st;
-  ctx->pending = (uint8_t *) calloc ((size_t) ctx->max_rows, 1);
-  if (ctx->pending == nullptr) {
-    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "motionest: out of host memory");
-    return GCV_ERROR_NO_MEMORY;
-  }
-  /* defined bytes everywhere: the windows read row padding and phase-plane
-   * rows no search has written (for candidates that are dropped) */
-  GCV_CUDA_TRY (cudaMemset (ctx->planes, 0, ctx->plane_bytes * kPlanes), err, "motionest: cudaMemset");
-  if ((st = gcv_luma_stager_events (&ctx->stager, err, kTag)) != GCV_OK)
-    return st;
-  GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->done_ev, cudaEventDisableTiming), err,
-      "motionest: cudaEventCreate");
   GCV_CUDA_TRY (cudaDeviceGetAttribute (&ctx->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device),
       err, "motionest: cudaDeviceGetAttribute");
   for (const void *f : kFullKernels)
@@ -622,17 +596,22 @@ motion_cuda_alloc (GcvMotionCuda * ctx, void *stream, GcvError * err)
         "motionest: cudaFuncSetAttribute");
   GCV_CUDA_TRY (cudaFuncSetAttribute ((const void *) k_mods, cudaFuncAttributeMaxDynamicSharedMemorySize,
           ctx->smem_optin), err, "motionest: cudaFuncSetAttribute");
-  GCV_CUDA_TRY (cudaDeviceSynchronize (), err, "motionest: cudaDeviceSynchronize");
   return GCV_OK;
 }
 
-/* Makes the device current, copies a host GRAY8 plane into staging and
- * queues its upload to `slot`. */
+/* The first set_reference queues the zeroing of every plane before its
+ * copy (defined bytes everywhere: the windows read row padding and
+ * phase-plane rows no search has written, for candidates that are
+ * dropped); a search needs a reference, so it always comes after. */
 GcvStatus
-upload_plane (GcvMotionCuda * ctx, const GcvPlane * luma, int slot, const char *what, GcvError * err)
+clear_once (GcvMotionCuda * ctx, cudaStream_t stream, GcvError * err)
 {
-  return gcv_cuda_upload_luma (ctx->device, &ctx->stager, luma, ctx->width, ctx->height,
-      ctx->planes + ctx->plane_bytes * slot, ctx->pitch, ctx->stream, err, kTag, what);
+  if (!ctx->cleared) {
+    GCV_CUDA_TRY (cudaMemsetAsync (ctx->planes, 0, ctx->plane_bytes * kPlanes, stream), err,
+        "motionest: cudaMemsetAsync (planes)");
+    ctx->cleared = 1;
+  }
+  return GCV_OK;
 }
 
 /* The thread layout of k_full for a geometry: KY, R (rows of thread groups
@@ -709,64 +688,52 @@ gcv_motion_cuda_free (GcvMotionCuda * ctx)
 {
   if (ctx == NULL)
     return;
-  gcv_cuda_context_release (ctx->device, ctx->stream, kTag, [ctx] () {
-    cudaFree (ctx->planes);
-    cudaFree (ctx->keys);
-    cudaFree (ctx->vec_dev);
-    cudaFreeHost (ctx->vec_host);
-    gcv_luma_stager_free (&ctx->stager);
-    if (ctx->done_ev)
-      cudaEventDestroy (ctx->done_ev);
-    if (ctx->own_stream)
-      cudaStreamDestroy (ctx->stream);
-  });
-  free (ctx->pending);
+  cudaFree (ctx->planes);
+  cudaFree (ctx->keys);
+  cudaFree (ctx->vec_dev);
+  cudaGetLastError ();
   delete ctx;
 }
 
 extern "C" GcvMotionCuda *
-gcv_motion_cuda_new (int device, int width, int height, void *stream, GcvError * err)
+gcv_motion_cuda_new (int width, int height, GcvError * err)
 {
   if (width < 1 || height < 1 || width > GCV_MOTION_MAX_DIMENSION || height > GCV_MOTION_MAX_DIMENSION) {
     gcv_error_set (err, GCV_ERROR_INVALID, "motionest: frame size %dx%d out of 1x1 .. %dx%d", width, height,
         GCV_MOTION_MAX_DIMENSION, GCV_MOTION_MAX_DIMENSION);
     return NULL;
   }
-  return gcv_cuda_context_new<GcvMotionCuda> (device, width, height, stream, err, kTag, motion_cuda_alloc,
-      gcv_motion_cuda_free);
+  return gcv_cuda_backend_new<GcvMotionCuda> (width, height, err, kTag, motion_cuda_alloc, gcv_motion_cuda_free);
 }
 
 extern "C" GcvStatus
-gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * luma, GcvError * err)
+gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * luma, void *stream, GcvError * err)
 {
   GcvStatus st;
-  if ((st = upload_plane (ctx, luma, ctx->ref, "reference", err)) != GCV_OK)
+  if ((st = gcv_cuda_check_device (ctx->device, err, kTag)) != GCV_OK
+      || (st = gcv_cuda_luma_check (luma, ctx->width, ctx->height, err, kTag, "reference")) != GCV_OK
+      || (st = clear_once (ctx, (cudaStream_t) stream, err)) != GCV_OK
+      || (st = gcv_cuda_luma_copy (luma, ctx->planes + ctx->plane_bytes * ctx->ref, ctx->pitch,
+              (cudaStream_t) stream, err, kTag)) != GCV_OK)
     return st;
   ctx->has_ref = 1;
   return GCV_OK;
 }
 
 extern "C" GcvStatus
-gcv_motion_cuda_upload (GcvMotionCuda * ctx, const GcvPlane * luma, GcvError * err)
+gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, const GcvPlane * cur, int row0,
+    int row1, GcvMotionVector * vectors, void *stream, GcvError * err)
 {
   GcvStatus st;
-  if ((st = upload_plane (ctx, luma, 1 - ctx->ref, "current frame", err)) != GCV_OK)
+  if ((st = gcv_cuda_check_device (ctx->device, err, kTag)) != GCV_OK)
     return st;
-  ctx->has_cur = 1;
-  return GCV_OK;
-}
-
-extern "C" GcvStatus
-gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int row0, int row1, GcvError * err)
-{
   const char *why = params ? gcv_motion_params_check (params) : "no parameters";
   if (why) {
     gcv_error_set (err, GCV_ERROR_INVALID, "motionest: %s", why);
     return GCV_ERROR_INVALID;
   }
-  if (!ctx->has_ref || !ctx->has_cur) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "motionest: search without %s",
-        !ctx->has_ref ? "a reference frame (set_reference)" : "a current frame (upload)");
+  if (!ctx->has_ref) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "motionest: search without a reference frame (set_reference)");
     return GCV_ERROR_INVALID;
   }
   const int cols = gcv_motion_grid_cols (ctx->width, params), rows = gcv_motion_grid_rows (ctx->height, params);
@@ -777,9 +744,11 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
         row1, rows);
     return GCV_ERROR_INVALID;
   }
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
+  if (vectors == NULL) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "motionest: search without a vector array");
+    return GCV_ERROR_INVALID;
+  }
+  if ((st = gcv_cuda_luma_check (cur, ctx->width, ctx->height, err, kTag, "current frame")) != GCV_OK)
     return st;
 
   const int b0 = row0 * cols, b1 = row1 * cols;
@@ -793,6 +762,10 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
         "device has %d", pl.smem, ctx->smem_optin);
     return GCV_ERROR_INVALID;
   }
+  cudaStream_t s = (cudaStream_t) stream;
+  if ((st = gcv_cuda_luma_copy (cur, ctx->planes + ctx->plane_bytes * (1 - ctx->ref), ctx->pitch, s, err,
+              kTag)) != GCV_OK)
+    return st;
   if (b1 > b0) {
     if (params->method == GCV_MOTION_METHOD_FULL) {
       if (sub > 1) {
@@ -810,10 +783,10 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
         pa.subpel = sub;
         pa.step = step;
         dim3 grid ((ctx->width + kPhaseTileX - 1) / kPhaseTileX, (pa.y_hi - pa.y_lo + kPhaseTileY) / kPhaseTileY);
-        k_phases<<<grid, dim3 (kPhaseTileX, kPhaseTileY), 0, ctx->stream>>> (pa);
+        k_phases<<<grid, dim3 (kPhaseTileX, kPhaseTileY), 0, s>>> (pa);
         GCV_CUDA_LAUNCHED (err, "motionest: k_phases");
       }
-      GCV_CUDA_TRY (cudaMemsetAsync (ctx->keys + b0, 0xff, (size_t) (b1 - b0) * 8, ctx->stream), err,
+      GCV_CUDA_TRY (cudaMemsetAsync (ctx->keys + b0, 0xff, (size_t) (b1 - b0) * 8, s), err,
           "motionest: cudaMemsetAsync (keys)");
       FullArgs fa;
       fa.p = P;
@@ -838,16 +811,16 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
       dim3 grid (b1 - b0, pl.tiles, sub * sub);
       switch (pl.ky) {
         case 8:
-          k_full<8><<<grid, pl.threads, pl.smem, ctx->stream>>> (fa);
+          k_full<8><<<grid, pl.threads, pl.smem, s>>> (fa);
           break;
         case 4:
-          k_full<4><<<grid, pl.threads, pl.smem, ctx->stream>>> (fa);
+          k_full<4><<<grid, pl.threads, pl.smem, s>>> (fa);
           break;
         case 2:
-          k_full<2><<<grid, pl.threads, pl.smem, ctx->stream>>> (fa);
+          k_full<2><<<grid, pl.threads, pl.smem, s>>> (fa);
           break;
         default:
-          k_full<1><<<grid, pl.threads, pl.smem, ctx->stream>>> (fa);
+          k_full<1><<<grid, pl.threads, pl.smem, s>>> (fa);
           break;
       }
       GCV_CUDA_LAUNCHED (err, "motionest: k_full");
@@ -870,7 +843,7 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
       int threads = (int) gcv_round_up ((size_t) (2 * params->range_x + 1), 32);
       threads = threads < kModsMinThreads ? kModsMinThreads : threads;
       const size_t smem = (80 + (size_t) params->block_height * ma.w4p) * 4;
-      k_mods<<<b1 - b0, threads, smem, ctx->stream>>> (ma);
+      k_mods<<<b1 - b0, threads, smem, s>>> (ma);
       GCV_CUDA_LAUNCHED (err, "motionest: k_mods");
     }
     FinishArgs fi;
@@ -888,39 +861,11 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, int
     fi.keys = ctx->keys;
     fi.vec = ctx->vec_dev;
     const int per = kFinishThreads / 32;
-    k_finish<<<(b1 - b0 + per - 1) / per, kFinishThreads, 0, ctx->stream>>> (fi);
+    k_finish<<<(b1 - b0 + per - 1) / per, kFinishThreads, 0, s>>> (fi);
     GCV_CUDA_LAUNCHED (err, "motionest: k_finish");
-    GCV_CUDA_TRY (cudaMemcpyAsync (ctx->vec_host + b0, ctx->vec_dev + b0, (size_t) (b1 - b0) * sizeof (GcvMotionVector),
-            cudaMemcpyDeviceToHost, ctx->stream), err, "motionest: cudaMemcpyAsync (vectors)");
-    if (ctx->pending_cols != cols) {
-      memset (ctx->pending, 0, (size_t) ctx->max_rows);
-      ctx->pending_cols = cols;
-    }
-    memset (ctx->pending + row0, 1, (size_t) (row1 - row0));
+    GCV_CUDA_TRY (cudaMemcpyAsync (vectors + b0, ctx->vec_dev + b0, (size_t) (b1 - b0) * sizeof (GcvMotionVector),
+            cudaMemcpyDeviceToHost, s), err, "motionest: cudaMemcpyAsync (vectors)");
   }
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, ctx->stream), err, "motionest: cudaEventRecord");
-  ctx->searched = 1;
   ctx->ref = 1 - ctx->ref;
-  ctx->has_cur = 0;
-  return GCV_OK;
-}
-
-extern "C" GcvStatus
-gcv_motion_cuda_wait (GcvMotionCuda * ctx, GcvMotionVector * vectors, GcvError * err)
-{
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
-    return st;
-  if (ctx->searched)
-    GCV_CUDA_TRY (cudaEventSynchronize (ctx->done_ev), err, "motionest: waiting for the search");
-  ctx->searched = 0;
-  if (vectors && ctx->pending_cols > 0) {
-    const size_t cols = (size_t) ctx->pending_cols;
-    for (int r = 0; r < ctx->max_rows; r++)
-      if (ctx->pending[r])
-        memcpy (vectors + cols * r, ctx->vec_host + cols * r, cols * sizeof (GcvMotionVector));
-  }
-  memset (ctx->pending, 0, (size_t) ctx->max_rows);
   return GCV_OK;
 }

@@ -2,8 +2,10 @@
  * cpu/vcm.h; paper 002 section 4.3).  Points, vectors and scores are
  * bit-identical to the CPU backend (cpu/vcm_cpu.c).
  *
- * Phases of a track (all queued on the context's stream; the host learns N
- * only in _wait):
+ * A track queues on the caller's stream, in the CUDA context current on the
+ * calling thread: the copy of the caller's device plane C into the
+ * context's C slot (cudaMemcpyDefault), then the phases (the host learns N
+ * only once the caller has waited for the stream):
  *   k_points   one thread block per window, one thread per pixel: st of
  *              the eligible pixels, a 256-bin histogram of the window in
  *              shared memory gives the window's cutoff c* (ranks up to ppw);
@@ -32,14 +34,20 @@
  *              refinement (the block shares out the window's pixels) and
  *              the score.  Writes the point record and the next history
  *              (position, integer vector).
- * Then the records (max_points of them, and N) go to pinned host memory.
+ * Then the records (max_points of them) and N go straight to the caller's
+ * host memory.  set_reference queues the copy of its plane into P's slot
+ * (the first one also the zeroing of the planes and counts before it).
  *
  * Device memory of a context: P and C (two planes, which is which swaps
- * after every track), made by _new; the rest is sized by the params of the
- * first track and grown when later params need more: candidate slots
- * (windows x ppw), per-window counts and offsets, the point list, maps
- * (max_points x mmp int16), records, two history sets (the one read by
- * this track and the one it writes), the weight tables.
+ * after every track) and the weight tables, made by _new; the rest is
+ * sized by the params of the first track and grown when later params need
+ * more: candidate slots (windows x ppw), per-window counts and offsets,
+ * the point list, maps (max_points x mmp int16), records, two history sets
+ * (the one read by this track and the one it writes).  A context waits in
+ * two places only: a track that grows the memory waits for the stream
+ * before it frees the old buffers, and one whose weight parameters changed
+ * waits for the copy of the previous tables out of the page-locked host
+ * tables before it rewrites them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -48,6 +56,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "vcm.h"
 #include "gcv-cuda-context.h"
@@ -632,204 +641,206 @@ const void *const kVcmKernels[] = {
 };
 const int kVcmK[] = { 1, 2, 3, 5, 9, 17 };
 
+/* The per-params memory of a context (ensure_memory), and on its way
+ * there the new buffers of the groups that grow. */
+struct PointMemory {
+  int *cand_count, *off;        /* windows (+ 1) */
+  int32_t *cand_pos;            /* candidate slots */
+  uint8_t *cand_st;
+  int2 *pts;                    /* points */
+  GcvVcmPoint *out;
+  int2 *hpos[2], *hvec[2];
+  int16_t *ncm;                 /* maps */
+};
+
+void
+point_memory_free (PointMemory * m)
+{
+  cudaFree (m->cand_count);
+  cudaFree (m->off);
+  cudaFree (m->cand_pos);
+  cudaFree (m->cand_st);
+  cudaFree (m->pts);
+  cudaFree (m->out);
+  for (int s = 0; s < 2; s++) {
+    cudaFree (m->hpos[s]);
+    cudaFree (m->hvec[s]);
+  }
+  cudaFree (m->ncm);
+}
+
 }                               /* namespace */
 
 struct _GcvVcmCuda {
-  int device, width, height;
+  int device, width, height;    /* device: current when _new ran */
   size_t pitch;
-  cudaStream_t stream;
-  int own_stream;
   uint8_t *planes;              /* 2 x pitch x height: P = planes [ref], C = the other */
   int ref;
-  int has_ref, has_cur;
-  GcvLumaStager stager;         /* pinned staging of the uploads */
+  int has_ref;
+  int cleared;                  /* the zeroing of the planes is queued (by the first set_reference) */
 
   /* per-params memory and its capacities */
   size_t cap_win, cap_slots, cap_pts, cap_map;
-  int *cand_count, *off;        /* cap_win (+ 1) */
-  int32_t *cand_pos;
-  uint8_t *cand_st;
+  PointMemory mem;
   unsigned *ghist;              /* 256 */
   int *n_dev;                   /* N of the current list, then of each history set: [0], [1 + s] */
-  int2 *pts;
-  int16_t *ncm;
-  GcvVcmPoint *out_dev, *out_host;
-  int *n_host;                  /* pinned */
-  int2 *hpos[2], *hvec[2];
   int hs;                       /* the history set the next track reads */
   int has_hist;
 
   int32_t *d_spatial, *d_temporal;
-  GcvVcmTables *tables;         /* host */
+  GcvVcmTables *tables;         /* page-locked: the source of the tables' copies */
+  cudaEvent_t tables_ev;        /* after the last copy of the tables */
   GcvVcmParams tables_params;
   int tables_valid;
 
   cudaEvent_t ev[4];            /* phases: points, ncm, vcm */
-  cudaEvent_t done_ev;
-  int tracked;                  /* a track was queued since the last wait */
-  int results;                  /* out_host holds a track's results */
+  int timed;                    /* ev hold the phases of a track */
 };
 
 namespace {
 
 GcvStatus
-vcm_cuda_alloc (GcvVcmCuda * ctx, void *stream, GcvError * err)
+vcm_cuda_alloc (GcvVcmCuda * ctx, GcvError * err)
 {
   GcvStatus st;
   const size_t w = (size_t) ctx->width, h = (size_t) ctx->height;
 
   ctx->pitch = gcv_round_up (w, 128);
-  if (stream) {
-    ctx->stream = (cudaStream_t) stream;
-  } else {
-    GCV_CUDA_TRY (cudaStreamCreateWithFlags (&ctx->stream, cudaStreamNonBlocking), err, "vcm: cudaStreamCreate");
-    ctx->own_stream = 1;
-  }
   if ((st = gcv_cuda_dev_alloc ((void **) &ctx->planes, ctx->pitch * h * 2, err, kTag, "frames")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->ghist, 256 * sizeof (unsigned), err, kTag, "histogram")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->n_dev, 4 * sizeof (int), err, kTag, "counts")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->d_spatial, kSpatialEntries * 4, err, kTag, "weights")) != GCV_OK
       || (st = gcv_cuda_dev_alloc ((void **) &ctx->d_temporal, kTemporalEntries * 4, err, kTag, "weights")) != GCV_OK
-      || (st = gcv_luma_stager_alloc (&ctx->stager, w * h, err, kTag)) != GCV_OK
-      || (st = gcv_cuda_pinned_alloc ((void **) &ctx->n_host, sizeof (int), err, kTag, "count")) != GCV_OK)
-    return st;
-  ctx->tables = (GcvVcmTables *) calloc (1, sizeof (GcvVcmTables));
-  if (ctx->tables == nullptr) {
-    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "vcm: out of host memory");
-    return GCV_ERROR_NO_MEMORY;
-  }
-  *ctx->n_host = 0;
-  /* defined bytes everywhere (the plane padding is never read, but the
-   * sanitizer's initcheck likes it defined) */
-  GCV_CUDA_TRY (cudaMemset (ctx->planes, 0, ctx->pitch * h * 2), err, "vcm: cudaMemset");
-  GCV_CUDA_TRY (cudaMemset (ctx->n_dev, 0, 4 * sizeof (int)), err, "vcm: cudaMemset");
-  if ((st = gcv_luma_stager_events (&ctx->stager, err, kTag)) != GCV_OK)
+      || (st = gcv_cuda_pinned_alloc ((void **) &ctx->tables, sizeof (GcvVcmTables), err, kTag,
+              "weight tables")) != GCV_OK)
     return st;
   for (int i = 0; i < 4; i++)
     GCV_CUDA_TRY (cudaEventCreate (&ctx->ev[i]), err, "vcm: cudaEventCreate");
-  GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->done_ev, cudaEventDisableTiming), err, "vcm: cudaEventCreate");
-  GCV_CUDA_TRY (cudaDeviceSynchronize (), err, "vcm: cudaDeviceSynchronize");
+  GCV_CUDA_TRY (cudaEventCreateWithFlags (&ctx->tables_ev, cudaEventDisableTiming), err, "vcm: cudaEventCreate");
   return GCV_OK;
 }
 
-/* Makes the device current, copies a host GRAY8 plane into staging and
- * queues its upload to `slot`. */
+/* cudaMalloc of one buffer of a group that grows, unless an earlier one
+ * failed (st). */
 GcvStatus
-upload_plane (GcvVcmCuda * ctx, const GcvPlane * luma, int slot, const char *what, GcvError * err)
+grab (void **p, size_t bytes, GcvStatus st, GcvError * err, const char *what)
 {
-  return gcv_cuda_upload_luma (ctx->device, &ctx->stager, luma, ctx->width, ctx->height,
-      ctx->planes + ctx->pitch * ctx->height * slot, ctx->pitch, ctx->stream, err, kTag, what);
+  return st != GCV_OK ? st : gcv_cuda_dev_alloc (p, bytes, err, kTag, what);
 }
 
-/* Grows the per-params memory to what `p` needs.  Buffers whose contents
- * matter (the history sets) are copied into the new ones; on failure the
- * old buffers stay and the context keeps working. */
+/* Queues on s what the new point buffers n need before a track reads them
+ * (npts points; n holds the point group): defined bytes (the records are
+ * downloaded max_points at a time and the history sets copied whole when
+ * they grow, N of them written) and the history sets of the context. */
 GcvStatus
-ensure_memory (GcvVcmCuda * ctx, const GcvVcmParams * p, GcvError * err)
+queue_point_init (const GcvVcmCuda * ctx, const PointMemory * n, size_t npts, cudaStream_t s, GcvError * err)
+{
+  GCV_CUDA_TRY (cudaMemsetAsync (n->out, 0, npts * sizeof (GcvVcmPoint), s), err, "vcm: cudaMemsetAsync");
+  for (int k = 0; k < 2; k++) {
+    GCV_CUDA_TRY (cudaMemsetAsync (n->hpos[k], 0, npts * sizeof (int2), s), err, "vcm: cudaMemsetAsync");
+    GCV_CUDA_TRY (cudaMemsetAsync (n->hvec[k], 0, npts * sizeof (int2), s), err, "vcm: cudaMemsetAsync");
+    if (ctx->cap_pts > 0) {
+      GCV_CUDA_TRY (cudaMemcpyAsync (n->hpos[k], ctx->mem.hpos[k], ctx->cap_pts * sizeof (int2),
+              cudaMemcpyDeviceToDevice, s), err, "vcm: cudaMemcpyAsync (history)");
+      GCV_CUDA_TRY (cudaMemcpyAsync (n->hvec[k], ctx->mem.hvec[k], ctx->cap_pts * sizeof (int2),
+              cudaMemcpyDeviceToDevice, s), err, "vcm: cudaMemcpyAsync (history)");
+    }
+  }
+  return GCV_OK;
+}
+
+/* Grows the per-params memory to what `p` needs: the new buffers, the
+ * history sets copied into them on s and, when there are old buffers to
+ * free, a wait for s (queued work may still use them) before they are
+ * freed.  On failure the old buffers stay and the context keeps working. */
+GcvStatus
+ensure_memory (GcvVcmCuda * ctx, const GcvVcmParams * p, cudaStream_t s, GcvError * err)
 {
   const size_t n_win = (size_t) gcv_vcm_window_cols (ctx->width, p) * gcv_vcm_window_rows (ctx->height, p);
   const size_t slots = n_win * p->points_per_window;
   const size_t M = (size_t) gcv_vcm_map_side (p), mmp = gcv_round_up (M * M, 8);
   const size_t npts = (size_t) p->max_points, map = npts * mmp;
-  GcvStatus st;
+  const bool grow_win = n_win > ctx->cap_win, grow_slots = slots > ctx->cap_slots;
+  const bool grow_pts = npts > ctx->cap_pts, grow_map = map > ctx->cap_map;
+  /* buffers to free (none on the first track: then nothing waits) */
+  const bool old_win = grow_win && ctx->cap_win, old_slots = grow_slots && ctx->cap_slots;
+  const bool old_pts = grow_pts && ctx->cap_pts, old_map = grow_map && ctx->cap_map;
+  PointMemory n = {};
+  GcvStatus st = GCV_OK;
+  bool queued = false;
 
-  if (n_win <= ctx->cap_win && slots <= ctx->cap_slots && npts <= ctx->cap_pts && map <= ctx->cap_map)
+  if (!grow_win && !grow_slots && !grow_pts && !grow_map)
     return GCV_OK;
-  /* queued work may still use the old buffers */
-  GCV_CUDA_TRY (cudaStreamSynchronize (ctx->stream), err, "vcm: cudaStreamSynchronize");
-  if (n_win > ctx->cap_win) {
-    int *c = nullptr, *o = nullptr;
-    if ((st = gcv_cuda_dev_alloc ((void **) &c, n_win * sizeof (int), err, kTag, "window counts")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &o, (n_win + 1) * sizeof (int), err, kTag,
-                "window offsets")) != GCV_OK) {
-      cudaFree (c);
-      return st;
+  if (grow_win) {
+    st = grab ((void **) &n.cand_count, n_win * sizeof (int), st, err, "window counts");
+    st = grab ((void **) &n.off, (n_win + 1) * sizeof (int), st, err, "window offsets");
+  }
+  if (grow_slots) {
+    st = grab ((void **) &n.cand_pos, slots * sizeof (int32_t), st, err, "candidates");
+    st = grab ((void **) &n.cand_st, slots, st, err, "candidates");
+  }
+  if (grow_pts) {
+    st = grab ((void **) &n.pts, npts * sizeof (int2), st, err, "points");
+    st = grab ((void **) &n.out, npts * sizeof (GcvVcmPoint), st, err, "points");
+    for (int k = 0; k < 2; k++) {
+      st = grab ((void **) &n.hpos[k], npts * sizeof (int2), st, err, "history");
+      st = grab ((void **) &n.hvec[k], npts * sizeof (int2), st, err, "history");
     }
-    cudaFree (ctx->cand_count);
-    cudaFree (ctx->off);
-    ctx->cand_count = c;
-    ctx->off = o;
+  }
+  if (grow_map)
+    st = grab ((void **) &n.ncm, map * sizeof (int16_t), st, err, "correlation maps");
+  if (st == GCV_OK && grow_pts) {
+    queued = true;
+    st = queue_point_init (ctx, &n, npts, s, err);
+  }
+  if (st == GCV_OK && (old_win || old_slots || old_pts || old_map)) {
+    cudaError_t e = cudaStreamSynchronize (s);
+    if (e != cudaSuccess)
+      st = gcv_cuda_report (e, err, "vcm: cudaStreamSynchronize (growing the point memory)", __FILE__, __LINE__);
+  }
+  if (st != GCV_OK) {
+    if (queued)
+      cudaStreamSynchronize (s);
+    cudaGetLastError ();
+    point_memory_free (&n);
+    return st;
+  }
+  /* the new buffers into the context, the old ones of the groups that grew
+   * into n, to be freed */
+  if (grow_win) {
+    std::swap (ctx->mem.cand_count, n.cand_count);
+    std::swap (ctx->mem.off, n.off);
     ctx->cap_win = n_win;
   }
-  if (slots > ctx->cap_slots) {
-    int32_t *ps = nullptr;
-    uint8_t *ss = nullptr;
-    if ((st = gcv_cuda_dev_alloc ((void **) &ps, slots * sizeof (int32_t), err, kTag, "candidates")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &ss, slots, err, kTag, "candidates")) != GCV_OK) {
-      cudaFree (ps);
-      return st;
-    }
-    cudaFree (ctx->cand_pos);
-    cudaFree (ctx->cand_st);
-    ctx->cand_pos = ps;
-    ctx->cand_st = ss;
+  if (grow_slots) {
+    std::swap (ctx->mem.cand_pos, n.cand_pos);
+    std::swap (ctx->mem.cand_st, n.cand_st);
     ctx->cap_slots = slots;
   }
-  if (npts > ctx->cap_pts) {
-    int2 *pts = nullptr, *hp[2] = { nullptr, nullptr }, *hv[2] = { nullptr, nullptr };
-    GcvVcmPoint *od = nullptr, *oh = nullptr;
-    if ((st = gcv_cuda_dev_alloc ((void **) &pts, npts * sizeof (int2), err, kTag, "points")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &od, npts * sizeof (GcvVcmPoint), err, kTag, "points")) != GCV_OK
-        || (st = gcv_cuda_pinned_alloc ((void **) &oh, npts * sizeof (GcvVcmPoint), err, kTag, "points")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &hp[0], npts * sizeof (int2), err, kTag, "history")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &hp[1], npts * sizeof (int2), err, kTag, "history")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &hv[0], npts * sizeof (int2), err, kTag, "history")) != GCV_OK
-        || (st = gcv_cuda_dev_alloc ((void **) &hv[1], npts * sizeof (int2), err, kTag, "history")) != GCV_OK) {
-      cudaFree (pts);
-      cudaFree (od);
-      cudaFreeHost (oh);
-      for (int s = 0; s < 2; s++) {
-        cudaFree (hp[s]);
-        cudaFree (hv[s]);
-      }
-      return st;
+  if (grow_pts) {
+    std::swap (ctx->mem.pts, n.pts);
+    std::swap (ctx->mem.out, n.out);
+    for (int k = 0; k < 2; k++) {
+      std::swap (ctx->mem.hpos[k], n.hpos[k]);
+      std::swap (ctx->mem.hvec[k], n.hvec[k]);
     }
-    /* defined bytes: the records are downloaded max_points at a time and
-     * the history sets copied whole when they grow, N of them written */
-    GCV_CUDA_TRY (cudaMemset (od, 0, npts * sizeof (GcvVcmPoint)), err, "vcm: cudaMemset");
-    for (int s = 0; s < 2; s++) {
-      GCV_CUDA_TRY (cudaMemset (hp[s], 0, npts * sizeof (int2)), err, "vcm: cudaMemset");
-      GCV_CUDA_TRY (cudaMemset (hv[s], 0, npts * sizeof (int2)), err, "vcm: cudaMemset");
-    }
-    for (int s = 0; s < 2; s++) {
-      if (ctx->cap_pts > 0) {
-        GCV_CUDA_TRY (cudaMemcpy (hp[s], ctx->hpos[s], ctx->cap_pts * sizeof (int2), cudaMemcpyDeviceToDevice), err,
-            "vcm: cudaMemcpy (history)");
-        GCV_CUDA_TRY (cudaMemcpy (hv[s], ctx->hvec[s], ctx->cap_pts * sizeof (int2), cudaMemcpyDeviceToDevice), err,
-            "vcm: cudaMemcpy (history)");
-      }
-      cudaFree (ctx->hpos[s]);
-      cudaFree (ctx->hvec[s]);
-      ctx->hpos[s] = hp[s];
-      ctx->hvec[s] = hv[s];
-    }
-    cudaFree (ctx->pts);
-    cudaFree (ctx->out_dev);
-    cudaFreeHost (ctx->out_host);
-    ctx->pts = pts;
-    ctx->out_dev = od;
-    ctx->out_host = oh;
     ctx->cap_pts = npts;
-    ctx->results = 0;
   }
-  if (map > ctx->cap_map) {
-    int16_t *m = nullptr;
-    if ((st = gcv_cuda_dev_alloc ((void **) &m, map * sizeof (int16_t), err, kTag, "correlation maps")) != GCV_OK)
-      return st;
-    cudaFree (ctx->ncm);
-    ctx->ncm = m;
+  if (grow_map) {
+    std::swap (ctx->mem.ncm, n.ncm);
     ctx->cap_map = map;
   }
+  point_memory_free (&n);
   return GCV_OK;
 }
 
-/* The weight tables of p on the device, uploaded when the params they
+/* The weight tables of p on the device, copied on s when the params they
  * depend on change.  The temporal table covers every e2 the table holds
  * (a history made with a larger search than this call's reaches past this
  * call's 8 R^2; tables_make fills them all, and the largest search size
  * makes sure of it). */
 GcvStatus
-ensure_tables (GcvVcmCuda * ctx, const GcvVcmParams * p, GcvError * err)
+ensure_tables (GcvVcmCuda * ctx, const GcvVcmParams * p, cudaStream_t s, GcvError * err)
 {
   const GcvVcmParams *q = &ctx->tables_params;
   if (ctx->tables_valid && q->coherence_radius == p->coherence_radius && q->coherence_sigma == p->coherence_sigma
@@ -837,14 +848,16 @@ ensure_tables (GcvVcmCuda * ctx, const GcvVcmParams * p, GcvError * err)
     return GCV_OK;
   GcvVcmParams full = *p;
   full.search_size = GCV_VCM_MAX_SEARCH;
-  /* the host tables may still be read by a queued copy */
-  if (ctx->tables_valid)
-    GCV_CUDA_TRY (cudaStreamSynchronize (ctx->stream), err, "vcm: cudaStreamSynchronize");
+  /* the copy of the previous tables (queued by an earlier track) may still
+   * read the host tables; an event never recorded is complete */
+  GCV_CUDA_TRY (cudaEventSynchronize (ctx->tables_ev), err, "vcm: cudaEventSynchronize (weight tables)");
+  ctx->tables_valid = 0;
   gcv_vcm_tables_make (&full, ctx->tables);
   GCV_CUDA_TRY (cudaMemcpyAsync (ctx->d_spatial, ctx->tables->spatial, sizeof (int32_t) * (ctx->tables->rc2 + 1),
-          cudaMemcpyHostToDevice, ctx->stream), err, "vcm: cudaMemcpyAsync (weights)");
+          cudaMemcpyHostToDevice, s), err, "vcm: cudaMemcpyAsync (weights)");
   GCV_CUDA_TRY (cudaMemcpyAsync (ctx->d_temporal, ctx->tables->temporal, sizeof (int32_t) * kTemporalEntries,
-          cudaMemcpyHostToDevice, ctx->stream), err, "vcm: cudaMemcpyAsync (weights)");
+          cudaMemcpyHostToDevice, s), err, "vcm: cudaMemcpyAsync (weights)");
+  GCV_CUDA_TRY (cudaEventRecord (ctx->tables_ev, s), err, "vcm: cudaEventRecord");
   ctx->tables_params = *p;
   ctx->tables_valid = 1;
   return GCV_OK;
@@ -866,59 +879,51 @@ gcv_vcm_cuda_free (GcvVcmCuda * ctx)
 {
   if (ctx == NULL)
     return;
-  gcv_cuda_context_release (ctx->device, ctx->stream, kTag, [ctx] () {
-    cudaFree (ctx->planes);
-    cudaFree (ctx->ghist);
-    cudaFree (ctx->n_dev);
-    cudaFree (ctx->d_spatial);
-    cudaFree (ctx->d_temporal);
-    cudaFree (ctx->cand_count);
-    cudaFree (ctx->off);
-    cudaFree (ctx->cand_pos);
-    cudaFree (ctx->cand_st);
-    cudaFree (ctx->pts);
-    cudaFree (ctx->ncm);
-    cudaFree (ctx->out_dev);
-    for (int s = 0; s < 2; s++) {
-      cudaFree (ctx->hpos[s]);
-      cudaFree (ctx->hvec[s]);
-    }
-    cudaFreeHost (ctx->out_host);
-    cudaFreeHost (ctx->n_host);
-    gcv_luma_stager_free (&ctx->stager);
-    for (int i = 0; i < 4; i++)
-      if (ctx->ev[i])
-        cudaEventDestroy (ctx->ev[i]);
-    if (ctx->done_ev)
-      cudaEventDestroy (ctx->done_ev);
-    if (ctx->own_stream)
-      cudaStreamDestroy (ctx->stream);
-  });
-  free (ctx->tables);
+  cudaFree (ctx->planes);
+  cudaFree (ctx->ghist);
+  cudaFree (ctx->n_dev);
+  cudaFree (ctx->d_spatial);
+  cudaFree (ctx->d_temporal);
+  point_memory_free (&ctx->mem);
+  cudaFreeHost (ctx->tables);
+  gcv_cuda_events_destroy (ctx->ev, 4);
+  gcv_cuda_events_destroy (&ctx->tables_ev, 1);
+  cudaGetLastError ();
   delete ctx;
 }
 
 extern "C" GcvVcmCuda *
-gcv_vcm_cuda_new (int device, int width, int height, void *stream, GcvError * err)
+gcv_vcm_cuda_new (int width, int height, GcvError * err)
 {
   if (width < 1 || height < 1 || width > VCM_MAX_DIMENSION || height > VCM_MAX_DIMENSION) {
     gcv_error_set (err, GCV_ERROR_INVALID, "vcm: frame size %dx%d must be 1x1 .. %dx%d", width, height,
         VCM_MAX_DIMENSION, VCM_MAX_DIMENSION);
     return NULL;
   }
-  return gcv_cuda_context_new<GcvVcmCuda> (device, width, height, stream, err, kTag, vcm_cuda_alloc,
-      gcv_vcm_cuda_free);
+  return gcv_cuda_backend_new<GcvVcmCuda> (width, height, err, kTag, vcm_cuda_alloc, gcv_vcm_cuda_free);
 }
 
 extern "C" GcvStatus
-gcv_vcm_cuda_set_reference (GcvVcmCuda * ctx, const GcvPlane * luma, GcvError * err)
+gcv_vcm_cuda_set_reference (GcvVcmCuda * ctx, const GcvPlane * luma, void *stream, GcvError * err)
 {
   if (ctx == NULL) {
     gcv_error_set (err, GCV_ERROR_INVALID, "vcm: no context");
     return GCV_ERROR_INVALID;
   }
+  cudaStream_t s = (cudaStream_t) stream;
   GcvStatus st;
-  if ((st = upload_plane (ctx, luma, ctx->ref, "reference", err)) != GCV_OK)
+  if ((st = gcv_cuda_check_device (ctx->device, err, kTag)) != GCV_OK
+      || (st = gcv_cuda_luma_check (luma, ctx->width, ctx->height, err, kTag, "reference")) != GCV_OK)
+    return st;
+  if (!ctx->cleared) {
+    /* defined bytes everywhere (the plane padding is never read, but the
+     * sanitizer's initcheck likes it defined) */
+    GCV_CUDA_TRY (cudaMemsetAsync (ctx->planes, 0, ctx->pitch * ctx->height * 2, s), err, "vcm: cudaMemsetAsync");
+    GCV_CUDA_TRY (cudaMemsetAsync (ctx->n_dev, 0, 4 * sizeof (int), s), err, "vcm: cudaMemsetAsync");
+    ctx->cleared = 1;
+  }
+  if ((st = gcv_cuda_luma_copy (luma, ctx->planes + ctx->pitch * ctx->height * ctx->ref, ctx->pitch, s, err,
+              kTag)) != GCV_OK)
     return st;
   ctx->has_ref = 1;
   ctx->has_hist = 0;
@@ -926,41 +931,35 @@ gcv_vcm_cuda_set_reference (GcvVcmCuda * ctx, const GcvPlane * luma, GcvError * 
 }
 
 extern "C" GcvStatus
-gcv_vcm_cuda_upload (GcvVcmCuda * ctx, const GcvPlane * luma, GcvError * err)
+gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, const GcvPlane * cur, GcvVcmPoint * points,
+    int *n_points, void *stream, GcvError * err)
 {
   if (ctx == NULL) {
     gcv_error_set (err, GCV_ERROR_INVALID, "vcm: no context");
     return GCV_ERROR_INVALID;
   }
   GcvStatus st;
-  if ((st = upload_plane (ctx, luma, 1 - ctx->ref, "current frame", err)) != GCV_OK)
+  if ((st = gcv_cuda_check_device (ctx->device, err, kTag)) != GCV_OK)
     return st;
-  ctx->has_cur = 1;
-  return GCV_OK;
-}
-
-extern "C" GcvStatus
-gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * err)
-{
-  if (ctx == NULL) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "vcm: no context");
-    return GCV_ERROR_INVALID;
-  }
   const char *why = gcv_vcm_params_check (params);
   if (why) {
     gcv_error_set (err, GCV_ERROR_INVALID, "vcm: %s", why);
     return GCV_ERROR_INVALID;
   }
-  if (!ctx->has_ref || !ctx->has_cur) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "vcm: track without %s",
-        !ctx->has_ref ? "a reference frame (set_reference)" : "a current frame (upload)");
+  if (!ctx->has_ref) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "vcm: track without a reference frame (set_reference)");
     return GCV_ERROR_INVALID;
   }
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK
-      || (st = ensure_memory (ctx, params, err)) != GCV_OK
-      || (st = ensure_tables (ctx, params, err)) != GCV_OK)
+  if (points == NULL || n_points == NULL) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "vcm: track without %s", points == NULL ? "a point array" : "a count");
+    return GCV_ERROR_INVALID;
+  }
+  cudaStream_t s = (cudaStream_t) stream;
+  if ((st = gcv_cuda_luma_check (cur, ctx->width, ctx->height, err, kTag, "current frame")) != GCV_OK
+      || (st = ensure_memory (ctx, params, s, err)) != GCV_OK
+      || (st = ensure_tables (ctx, params, s, err)) != GCV_OK
+      || (st = gcv_cuda_luma_copy (cur, ctx->planes + ctx->pitch * ctx->height * (1 - ctx->ref), ctx->pitch, s,
+              err, kTag)) != GCV_OK)
     return st;
 
   const GcvVcmParams *p = params;
@@ -971,8 +970,8 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
   const uint8_t *P = ctx->planes + ctx->pitch * H * ctx->ref;
   const uint8_t *C = ctx->planes + ctx->pitch * H * (1 - ctx->ref);
   const int hs = ctx->hs, nh = 1 - hs;
-  cudaStream_t s = ctx->stream;
 
+  ctx->timed = 0;
   GCV_CUDA_TRY (cudaEventRecord (ctx->ev[0], s), err, "vcm: cudaEventRecord");
   GCV_CUDA_TRY (cudaMemsetAsync (ctx->ghist, 0, 256 * sizeof (unsigned), s), err, "vcm: cudaMemsetAsync");
   {
@@ -987,9 +986,9 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
     a.ppw = p->points_per_window;
     a.m = gcv_vcm_margin (p);
     a.thr = p->st_threshold;
-    a.cand_pos = ctx->cand_pos;
-    a.cand_st = ctx->cand_st;
-    a.cand_count = ctx->cand_count;
+    a.cand_pos = ctx->mem.cand_pos;
+    a.cand_st = ctx->mem.cand_st;
+    a.cand_count = ctx->mem.cand_count;
     a.ghist = ctx->ghist;
     const int threads = (int) gcv_round_up ((size_t) (p->window_size * p->window_size), 32);
     k_points<<<n_win, threads, 0, s>>> (a);
@@ -997,16 +996,16 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
   }
   {
     CompactArgs a;
-    a.cand_count = ctx->cand_count;
-    a.cand_pos = ctx->cand_pos;
-    a.cand_st = ctx->cand_st;
+    a.cand_count = ctx->mem.cand_count;
+    a.cand_pos = ctx->mem.cand_pos;
+    a.cand_st = ctx->mem.cand_st;
     a.ghist = ctx->ghist;
     a.n_win = n_win;
     a.ppw = p->points_per_window;
     a.max_points = p->max_points;
     a.w = W;
-    a.pts = ctx->pts;
-    a.off = ctx->off;
+    a.pts = ctx->mem.pts;
+    a.off = ctx->mem.off;
     a.n_out = ctx->n_dev + 1 + nh;     /* N is also the count of the history this track writes */
     k_compact<<<1, kCompactThreads, 0, s>>> (a);
     GCV_CUDA_LAUNCHED (err, "vcm: k_compact");
@@ -1024,9 +1023,9 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
     a.M = M;
     a.mmp = mmp;
     a.t = t;
-    a.pts = ctx->pts;
+    a.pts = ctx->mem.pts;
     a.n = n_dev;
-    a.ncm = ctx->ncm;
+    a.ncm = ctx->mem.ncm;
     const size_t smem = (size_t) t * t * 4 + (size_t) (2 * R + t) * (2 * R + t);
     k_ncm<<<p->max_points, kNcmThreads, smem, s>>> (a);
     GCV_CUDA_LAUNCHED (err, "vcm: k_ncm");
@@ -1034,9 +1033,9 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
   GCV_CUDA_TRY (cudaEventRecord (ctx->ev[2], s), err, "vcm: cudaEventRecord");
   {
     VcmArgs a;
-    a.pts = ctx->pts;
+    a.pts = ctx->mem.pts;
     a.n = n_dev;
-    a.off = ctx->off;
+    a.off = ctx->mem.off;
     a.cols = cols;
     a.rows = rows;
     a.ws = p->window_size;
@@ -1051,13 +1050,13 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
     a.spatial = ctx->d_spatial;
     a.temporal = ctx->d_temporal;
     a.tw = (int) floor (256.0 * p->temporal_weight + 0.5);
-    a.hpos = ctx->has_hist ? ctx->hpos[hs] : nullptr;
-    a.hvec = ctx->hvec[hs];
+    a.hpos = ctx->has_hist ? ctx->mem.hpos[hs] : nullptr;
+    a.hvec = ctx->mem.hvec[hs];
     a.hn = ctx->n_dev + 1 + hs;
-    a.ncm = ctx->ncm;
-    a.out = ctx->out_dev;
-    a.hpos_new = ctx->hpos[nh];
-    a.hvec_new = ctx->hvec[nh];
+    a.ncm = ctx->mem.ncm;
+    a.out = ctx->mem.out;
+    a.hpos_new = ctx->mem.hpos[nh];
+    a.hvec_new = ctx->mem.hvec[nh];
     a.subpixel = p->subpixel ? 1 : 0;
     a.refine = p->refine_size;
     a.p = P;
@@ -1078,54 +1077,33 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, GcvError * er
         "vcm: k_vcm");
   }
   GCV_CUDA_TRY (cudaEventRecord (ctx->ev[3], s), err, "vcm: cudaEventRecord");
-  GCV_CUDA_TRY (cudaMemcpyAsync (ctx->out_host, ctx->out_dev, (size_t) p->max_points * sizeof (GcvVcmPoint),
+  GCV_CUDA_TRY (cudaMemcpyAsync (points, ctx->mem.out, (size_t) p->max_points * sizeof (GcvVcmPoint),
           cudaMemcpyDeviceToHost, s), err, "vcm: cudaMemcpyAsync (points)");
-  GCV_CUDA_TRY (cudaMemcpyAsync (ctx->n_host, n_dev, sizeof (int), cudaMemcpyDeviceToHost, s), err,
+  GCV_CUDA_TRY (cudaMemcpyAsync (n_points, n_dev, sizeof (int), cudaMemcpyDeviceToHost, s), err,
       "vcm: cudaMemcpyAsync (count)");
-  GCV_CUDA_TRY (cudaEventRecord (ctx->done_ev, s), err, "vcm: cudaEventRecord");
-  ctx->tracked = 1;
-  ctx->results = 1;
+  ctx->timed = 1;
   ctx->ref = 1 - ctx->ref;
-  ctx->has_cur = 0;
   ctx->hs = nh;
   ctx->has_hist = 1;
   return GCV_OK;
 }
 
 extern "C" GcvStatus
-gcv_vcm_cuda_wait (GcvVcmCuda * ctx, GcvVcmPoint * points, int *n_points, GcvVcmTimes * times, GcvError * err)
+gcv_vcm_cuda_times (GcvVcmCuda * ctx, GcvVcmTimes * times, GcvError * err)
 {
-  if (n_points)
-    *n_points = 0;
-  if (ctx == NULL) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "vcm: no context");
+  if (ctx == NULL || times == NULL) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "vcm: times without %s", ctx == NULL ? "a context" : "a GcvVcmTimes");
     return GCV_ERROR_INVALID;
   }
-  GcvDeviceScope scope;
-  GcvStatus st;
-  if ((st = gcv_cuda_enter (ctx->device, scope, err, kTag)) != GCV_OK)
-    return st;
-  const int tracked = ctx->tracked;
-  if (tracked)
-    GCV_CUDA_TRY (cudaEventSynchronize (ctx->done_ev), err, "vcm: waiting for the track");
-  ctx->tracked = 0;
-  if (tracked && ctx->results) {
-    const int n = *ctx->n_host;
-    if (points && n > 0)
-      memcpy (points, ctx->out_host, (size_t) n * sizeof (GcvVcmPoint));
-    if (n_points)
-      *n_points = n;
-    if (times) {
-      float a = 0, b = 0, c = 0;
-      GCV_CUDA_TRY (cudaEventElapsedTime (&a, ctx->ev[0], ctx->ev[1]), err, "vcm: cudaEventElapsedTime");
-      GCV_CUDA_TRY (cudaEventElapsedTime (&b, ctx->ev[1], ctx->ev[2]), err, "vcm: cudaEventElapsedTime");
-      GCV_CUDA_TRY (cudaEventElapsedTime (&c, ctx->ev[2], ctx->ev[3]), err, "vcm: cudaEventElapsedTime");
-      times->points_ms = a;
-      times->ncm_ms = b;
-      times->vcm_ms = c;
-    }
-  } else if (times) {
-    memset (times, 0, sizeof (*times));
-  }
+  memset (times, 0, sizeof (*times));
+  if (!ctx->timed)
+    return GCV_OK;
+  float a = 0, b = 0, c = 0;
+  GCV_CUDA_TRY (cudaEventElapsedTime (&a, ctx->ev[0], ctx->ev[1]), err, "vcm: cudaEventElapsedTime");
+  GCV_CUDA_TRY (cudaEventElapsedTime (&b, ctx->ev[1], ctx->ev[2]), err, "vcm: cudaEventElapsedTime");
+  GCV_CUDA_TRY (cudaEventElapsedTime (&c, ctx->ev[2], ctx->ev[3]), err, "vcm: cudaEventElapsedTime");
+  times->points_ms = a;
+  times->ncm_ms = b;
+  times->vcm_ms = c;
   return GCV_OK;
 }

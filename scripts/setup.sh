@@ -2,7 +2,8 @@
 # Sets up a fresh Debian 12 machine for gst-cuda-video and builds it into
 # ./build.  Installs the Debian packages that are missing (as root, or with
 # sudo), uses nvcc when a CUDA Toolkit is present (/usr/local/cuda or PATH),
-# and configures the build.  Safe to run again: it only does what is missing.
+# then with GStreamer's CUDA library (memory:CUDAMemory), and configures the
+# build.  Safe to run again: it only does what is missing.
 # Without a CUDA Toolkit (or with -Dcuda=disabled) it builds the CPU
 # implementation only; the cuda* elements then always fall back.
 #
@@ -45,6 +46,12 @@ packages=(
   libfftw3-dev libpng-dev
   python3-gi gir1.2-gstreamer-1.0
 )
+# with the CUDA kernels: GStreamer's CUDA library (gst-plugins-bad), for
+# memory:CUDAMemory and a CUDA context shared with cudaupload, the NVDEC
+# decoders, ... (its elements: gstreamer1.0-plugins-bad)
+if ! $cuda_disabled && command -v nvcc >/dev/null 2>&1; then
+  packages+=(libgstreamer-plugins-bad1.0-dev gstreamer1.0-plugins-bad)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -21,6 +21,12 @@
  *    square's left part covers the background; every pixel filled; an
  *    empty frame is black at z_far;
  *  - bad params rejected naming the property; bad views and cameras;
+ *  - the output frame (gcv_dibr_compose) against the element's former
+ *    finishing code written out (scratch pictures, debug paint, anaglyph,
+ *    byte order): every show mode, the elements' placements of the eyes
+ *    and more, six byte orders, odd sizes, padded rows (nothing outside
+ *    the pictures written), NaN / infinite / out-of-range depths, 1 and 4
+ *    threads, in place; bad arguments refused;
  *  - the synthetic scene of tests/dibr_scene.h (float64 ray caster): the
  *    warp lands every pixel of A where the ray caster projects it; DIBR
  *    from camera A gives B (simple mode) at >= 30 dB PSNR on the pixels of
@@ -1173,6 +1179,340 @@ test_unpack (void)
   printf ("unpack: %ld pixels equal the definitions\n", checked);
 }
 
+/* ---- output frames (gcv_dibr_compose) ----------------------------------- */
+
+/* An eye for the compose tests: colour (padded rows, garbage in the
+ * padding and the fourth bytes), F32 depth (random values of the 8-bit
+ * coding, values half-way between two codes, NaN, infinity, 0, negative,
+ * nearer than z_near, farther than z_far) and a holes mask (non-zero
+ * values of several sizes on a third of the pixels). */
+typedef struct {
+  GcvDibrEye e;
+  uint8_t *rgba, *holes;
+  float *depth;
+} CEye;
+
+static void
+ceye_make (CEye * c, int w, int h, const GcvDibrDecode * dec)
+{
+  const size_t cs = (size_t) w * 4 + 4 * (rnd () % 3) + rnd () % 4, ds = (size_t) w * 4 + 4 * (rnd () % 3);
+  const size_t hs = (size_t) w + rnd () % 5;
+
+  c->rgba = (uint8_t *) xmalloc (cs * h);
+  c->depth = (float *) xmalloc (ds * h);
+  c->holes = (uint8_t *) xmalloc (hs * h);
+  for (size_t i = 0; i < cs * h; i++)
+    c->rgba[i] = (uint8_t) rnd ();
+  for (size_t i = 0; i < hs * h; i++)
+    c->holes[i] = rnd () % 3 ? 0 : (uint8_t) (1u << (rnd () % 8));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float *z = (float *) ((uint8_t *) c->depth + ds * y) + x;
+      const uint32_t r = rnd () % 16;
+      double v = (rnd () % 25600) / 100.0;
+      if (r == 0)
+        *z = NAN;
+      else if (r == 1)
+        *z = INFINITY;
+      else if (r == 2)
+        *z = 0.0f;
+      else if (r == 3)
+        *z = -1.0f - (float) (rnd () % 100);
+      else if (r == 4)
+        *z = (float) (1.0 / ((rnd () % 255 + 0.5) * dec->a + dec->b));
+      else if (r == 5)
+        *z = (float) (2.0 / dec->b);    /* beyond z_far */
+      else if (r == 6)
+        *z = (float) (0.5 / (255.0 * dec->a + dec->b));        /* nearer than z_near */
+      else
+        *z = (float) (1.0 / (v * dec->a + dec->b));
+    }
+  memset (&c->e, 0, sizeof (c->e));
+  c->e.rgba = plane_of (c->rgba, w, h, cs);
+  c->e.depth = plane_of (c->depth, w, h, ds);
+  c->e.holes = plane_of (c->holes, w, h, hs);
+}
+
+static void
+ceye_free (CEye * c)
+{
+  free (c->rgba);
+  free (c->depth);
+  free (c->holes);
+}
+
+/* The element's finishing of a frame, written out as it was
+ * (gst/gstcudadibr.c before the compose moved into the contract): each
+ * eye's RGBA copied into a packed scratch picture, the debug paint on it
+ * (depth: grey of the rounded, clamped value; holes: white), the anaglyph
+ * (eye 0's R into eye 1's picture, which goes to 0, 0), then each picture
+ * into the output with R, G, B at the order's offsets and 255 in the byte
+ * that is neither (6 - r - g - b). */
+static void
+ref_compose (const CEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show, const GcvDibrDecode * dec,
+    const GcvDibrPixelOrder * o, uint8_t * out, size_t out_stride)
+{
+  const int w = eyes[0].e.rgba.width, h = eyes[0].e.rgba.height;
+  uint8_t *pic[2] = { NULL, NULL };
+
+  for (int k = 0; k < n_eyes; k++) {
+    const GcvDibrEye *e = &eyes[k].e;
+    pic[k] = (uint8_t *) xmalloc ((size_t) w * h * 4);
+    for (int y = 0; y < h; y++) {
+      uint8_t *p = pic[k] + (size_t) w * 4 * y;
+      memcpy (p, (const uint8_t *) e->rgba.data + e->rgba.stride * y, (size_t) w * 4);
+      for (int x = 0; x < w; x++) {
+        int v;
+        if (show == GCV_DIBR_SHOW_DEPTH) {
+          const float z = ((const float *) ((const uint8_t *) e->depth.data + e->depth.stride * y))[x];
+          const double d = gcv_dibr_z_to_value (dec, z);
+          if (isnan (d)) {
+            v = 0;
+          } else {
+            double f = floor (d + 0.5);
+            v = f < 0.0 ? 0 : f > 255.0 ? 255 : (int) f;
+          }
+        } else if (show == GCV_DIBR_SHOW_HOLES) {
+          if (((const uint8_t *) e->holes.data)[e->holes.stride * y + x] == 0)
+            continue;
+          v = 255;
+        } else {
+          continue;
+        }
+        p[4 * x + 0] = p[4 * x + 1] = p[4 * x + 2] = (uint8_t) v;
+        p[4 * x + 3] = 255;
+      }
+    }
+  }
+  if (anaglyph)
+    for (size_t i = 0; i < (size_t) w * h; i++)
+      pic[1][4 * i] = pic[0][4 * i];
+  for (int k = anaglyph ? 1 : 0; k < n_eyes; k++) {
+    const int ox = anaglyph ? 0 : eyes[k].e.ox, oy = anaglyph ? 0 : eyes[k].e.oy, a = 6 - o->r - o->g - o->b;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const uint8_t *i = pic[k] + ((size_t) w * y + x) * 4;
+        uint8_t *d = out + out_stride * (y + oy) + 4 * (size_t) (x + ox);
+        d[o->r] = i[0];
+        d[o->g] = i[1];
+        d[o->b] = i[2];
+        d[a] = 255;
+      }
+  }
+  free (pic[0]);
+  free (pic[1]);
+}
+
+/* The element's output modes: where the eyes go in a frame of *ow x *oh. */
+enum { PLACE_VIRTUAL, PLACE_SIDE_BY_SIDE, PLACE_TOP_BOTTOM, PLACE_ANAGLYPH, PLACE_OFFSET, PLACE_SWAPPED,
+  N_PLACES };
+static const char *const place_names[] = { "virtual", "side-by-side", "top-bottom", "anaglyph",
+  "one eye at 3, 2 of a larger frame", "side-by-side, eye 0 right" };
+
+static int
+place_eyes (int place, CEye * eyes, int w, int h, int *ow, int *oh)
+{
+  *ow = place == PLACE_SIDE_BY_SIDE || place == PLACE_SWAPPED ? 2 * w : place == PLACE_OFFSET ? w + 5 : w;
+  *oh = place == PLACE_TOP_BOTTOM ? 2 * h : place == PLACE_OFFSET ? h + 3 : h;
+  eyes[0].e.ox = place == PLACE_OFFSET ? 3 : place == PLACE_SWAPPED ? w : 0;
+  eyes[0].e.oy = place == PLACE_OFFSET ? 2 : 0;
+  eyes[1].e.ox = place == PLACE_SIDE_BY_SIDE ? w : 0;
+  eyes[1].e.oy = place == PLACE_TOP_BOTTOM ? h : 0;
+  return place == PLACE_VIRTUAL || place == PLACE_OFFSET ? 1 : 2;
+}
+
+static const struct {
+  const char *name;
+  GcvDibrPixelOrder o;
+} compose_orders[] = {
+  { "RGBA", { 0, 1, 2, 3 } }, { "BGRA", { 2, 1, 0, 3 } }, { "RGBx", { 0, 1, 2, 3 } },
+  { "BGRx", { 2, 1, 0, 3 } }, { "xRGB", { 1, 2, 3, 0 } }, { "xBGR", { 3, 2, 1, 0 } },
+};
+
+/* One case of gcv_dibr_compose against ref_compose: two fresh eyes of
+ * w x h placed as `place` says, into an output whose rows are padded and
+ * whose bytes start random (those outside the pictures must stay).  Adds
+ * the output's pixels to *pixels. */
+static void
+compose_case (int w, int h, int place, GcvDibrShow show, int oi, int nt, const GcvDibrDecode * dec, long *pixels)
+{
+  const int anaglyph = place == PLACE_ANAGLYPH;
+  const GcvDibrPixelOrder *order = &compose_orders[oi].o;
+  CEye eyes[2];
+  GcvDibrEye ge[2];
+  GcvError err = { GCV_OK, "" };
+  int ow, oh, n;
+  long bad = 0;
+
+  ceye_make (&eyes[0], w, h, dec);
+  ceye_make (&eyes[1], w, h, dec);
+  n = place_eyes (place, eyes, w, h, &ow, &oh);
+  const size_t os = (size_t) ow * 4 + 4 * (size_t) (oi % 3) + (size_t) (w % 2);
+  uint8_t *got = (uint8_t *) xmalloc (os * oh), *want = (uint8_t *) xmalloc (os * oh);
+  GcvPlane out = plane_of (got, ow, oh, os);
+  for (size_t i = 0; i < os * oh; i++)
+    got[i] = want[i] = (uint8_t) rnd ();
+  ge[0] = eyes[0].e;
+  ge[1] = eyes[1].e;
+  GCV_TEST_CHECK (gcv_dibr_compose (ge, n, anaglyph, show, dec, order, &out, nt, &err) == GCV_OK, "compose: %s",
+      err.message);
+  ref_compose (eyes, n, anaglyph, show, dec, order, want, os);
+  for (int y = 0; y < oh; y++)
+    if (memcmp (got + os * y, want + os * y, os)) {
+      if (!bad)
+        for (size_t i = 0; i < os; i++)
+          if (got[os * y + i] != want[os * y + i]) {
+            printf ("  compose %dx%d %s show %d %s: first difference at byte %zu of row %d: %u, reference %u\n", w,
+                h, place_names[place], (int) show, compose_orders[oi].name, i, y, got[os * y + i], want[os * y + i]);
+            break;
+          }
+      bad++;
+    }
+  GCV_TEST_CHECK (bad == 0, "compose %dx%d %s, show %d, %s, %d threads: %ld rows differ from the reference", w, h,
+      place_names[place], (int) show, compose_orders[oi].name, nt, bad);
+  *pixels += (long) ow * oh;
+  free (got);
+  free (want);
+  ceye_free (&eyes[0]);
+  ceye_free (&eyes[1]);
+}
+
+/* In place: eye 0's colour is the output's own pixels (side by side, in
+ * BGRx), eye 1 elsewhere. */
+static void
+test_compose_in_place (const GcvDibrDecode * dec)
+{
+  const int w = 37, h = 21, ow = 2 * w, oh = h;
+  const size_t os = (size_t) ow * 4 + 12;
+  const GcvDibrPixelOrder *order = &compose_orders[3].o;
+
+  for (int show = 0; show < 3; show++) {
+    CEye eyes[2];
+    GcvDibrEye ge[2];
+    uint8_t *got = (uint8_t *) xmalloc (os * oh), *want = (uint8_t *) xmalloc (os * oh);
+    GcvPlane out = plane_of (got, ow, oh, os);
+    GcvError err = { GCV_OK, "" };
+    int ow2, oh2;
+    ceye_make (&eyes[0], w, h, dec);
+    ceye_make (&eyes[1], w, h, dec);
+    place_eyes (PLACE_SIDE_BY_SIDE, eyes, w, h, &ow2, &oh2);
+    for (size_t i = 0; i < os * oh; i++)
+      got[i] = (uint8_t) rnd ();
+    for (int y = 0; y < h; y++)
+      memcpy (got + os * y, eyes[0].rgba + eyes[0].e.rgba.stride * y, (size_t) w * 4);
+    memcpy (want, got, os * oh);
+    ref_compose (eyes, 2, 0, (GcvDibrShow) show, dec, order, want, os);
+    ge[0] = eyes[0].e;
+    ge[0].rgba = plane_of (got, w, h, os);
+    ge[1] = eyes[1].e;
+    GCV_TEST_CHECK (gcv_dibr_compose (ge, 2, 0, (GcvDibrShow) show, dec, order, &out, 4, &err) == GCV_OK
+        && memcmp (got, want, os * oh) == 0, "compose in place, show %d: differs from the reference (%s)", show,
+        err.message);
+    free (got);
+    free (want);
+    ceye_free (&eyes[0]);
+    ceye_free (&eyes[1]);
+  }
+}
+
+/* Arguments gcv_dibr_compose must refuse (GCV_ERROR_INVALID, a message). */
+static void
+test_compose_refused (const GcvDibrDecode * dec)
+{
+  const int w = 8, h = 6;
+  uint8_t buf[16 * 6 * 4];
+  GcvPlane out = plane_of (buf, 16, 6, 64), small = plane_of (buf, 8, 6, 32);
+  GcvDibrPixelOrder dup = { 0, 1, 1, 3 }, range = { 0, 1, 2, 4 };
+  const GcvDibrPixelOrder *rgba = &compose_orders[0].o;
+  CEye eyes[2];
+  GcvDibrEye g[2], b[2];
+  GcvError err;
+  int ow, oh;
+
+  ceye_make (&eyes[0], w, h, dec);
+  ceye_make (&eyes[1], w, h, dec);
+  place_eyes (PLACE_SIDE_BY_SIDE, eyes, w, h, &ow, &oh);
+  g[0] = eyes[0].e;
+  g[1] = eyes[1].e;
+#define REFUSED(what_, call_) do { GcvStatus st_; memset (&err, 0, sizeof (err)); st_ = (call_); \
+      GCV_TEST_CHECK (st_ == GCV_ERROR_INVALID && err.message[0], "compose: %s accepted (%d)", what_, st_); \
+    } while (0)
+  GCV_TEST_CHECK (gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_DEPTH, dec, rgba, &out, 1, &err) == GCV_OK,
+      "compose: a good call refused: %s", err.message);
+  REFUSED ("0 eyes", gcv_dibr_compose (g, 0, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  REFUSED ("3 eyes", gcv_dibr_compose (g, 3, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  REFUSED ("NULL eyes", gcv_dibr_compose (NULL, 1, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  REFUSED ("an anaglyph of 1 eye", gcv_dibr_compose (g, 1, 1, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  REFUSED ("show 3", gcv_dibr_compose (g, 2, 0, (GcvDibrShow) 3, dec, rgba, &out, 1, &err));
+  REFUSED ("show depth without a decode", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_DEPTH, NULL, rgba, &out, 1,
+          &err));
+  REFUSED ("order with G and B in byte 1", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, &dup, &out, 1,
+          &err));
+  REFUSED ("order with byte 4", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, &range, &out, 1, &err));
+  REFUSED ("no order", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, NULL, &out, 1, &err));
+  REFUSED ("no output", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, NULL, 1, &err));
+  REFUSED ("eye 1 outside the output", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &small, 1,
+          &err));
+  b[0] = g[0];
+  b[1] = g[1];
+  b[1].ox = 4;
+  REFUSED ("overlapping eyes", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  b[1].ox = -1;
+  REFUSED ("an eye at x -1", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  b[1] = g[1];
+  b[1].depth.data = NULL;
+  REFUSED ("show depth, eye 1 without depth", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_DEPTH, dec, rgba, &out, 1,
+          &err));
+  GCV_TEST_CHECK (gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_HOLES, dec, rgba, &out, 1, &err) == GCV_OK,
+      "compose: the holes refused for a missing depth plane: %s", err.message);
+  b[1] = g[1];
+  b[1].holes.width = w - 1;
+  REFUSED ("show holes, a smaller holes plane", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_HOLES, NULL, rgba, &out,
+          1, &err));
+  b[1] = g[1];
+  b[1].rgba.stride = (size_t) w * 4 - 1;
+  REFUSED ("a colour stride shorter than a row", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out,
+          1, &err));
+  b[1] = g[1];
+  b[1].rgba.width = w + 1;
+  REFUSED ("an anaglyph of eyes of two sizes", gcv_dibr_compose (b, 2, 1, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out,
+          1, &err));
+#undef REFUSED
+  ceye_free (&eyes[0]);
+  ceye_free (&eyes[1]);
+}
+
+/* gcv_dibr_compose against ref_compose: every show mode, placement and
+ * byte order, odd sizes, padded rows, 1 and 4 threads; in place; bad
+ * arguments refused. */
+static void
+test_compose (void)
+{
+  static const int sizes[][2] = { { 1, 1 }, { 3, 2 }, { 7, 5 }, { 64, 33 }, { 301, 299 } };
+  const int n_orders = (int) (sizeof (compose_orders) / sizeof (compose_orders[0]));
+  GcvDibrParams p;
+  GcvDibrDecode dec;
+  long cases = 0, pixels = 0;
+
+  gcv_dibr_params_init (&p);
+  p.z_near = 1.5;
+  p.z_far = 40.0;
+  gcv_dibr_decode_make (&p, 8, &dec);
+  for (int si = 0; si < 5; si++)
+    for (int place = 0; place < N_PLACES; place++)
+      for (int show = 0; show < 3; show++)
+        for (int oi = 0; oi < n_orders; oi++) {
+          if (quick && si == 4 && oi > 1)
+            continue;
+          compose_case (sizes[si][0], sizes[si][1], place, (GcvDibrShow) show, oi, (oi + show) % 2 ? 1 : 4, &dec,
+              &pixels);
+          cases++;
+        }
+  printf ("compose: %ld cases, %ld output pixels equal the reference\n", cases, pixels);
+  test_compose_in_place (&dec);
+  test_compose_refused (&dec);
+}
+
 int
 main (void)
 {
@@ -1195,6 +1535,7 @@ main (void)
   test_holes ();
   test_bad_input ();
   test_unpack ();
+  test_compose ();
   test_parity (&photo);
   test_scene ();
   gcv_test_image_clear (&photo);

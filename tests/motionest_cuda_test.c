@@ -19,15 +19,22 @@
  *    36x24 +-36x24 half-pel, MODS +-64 on 640x480 16x16, 1080p 16x16 +-32)
  *    and 3840x2160;
  *  - clips through one context with the parameters changing between
- *    frames, calls queued without waiting (host planes scribbled over as
- *    soon as a call returns);
+ *    frames; several frames queued on one stream before one wait (each
+ *    with its own result array, the current frame's device plane
+ *    overwritten on the stream right after its search) == frame by frame;
  *  - the element's splits: parallel (two contexts, each a band of block
  *    rows of the same pair, merged == one context) and serial (two contexts
- *    alternating frame pairs with set_reference == one context), on one
- *    device and, with two or more, on devices 0 and 1;
- *  - bad calls (search without reference or current frame, bad parameters,
- *    rows and planes) fail with GCV_ERROR_INVALID and leave the context
- *    working; a full device makes _new fail with GCV_ERROR_NO_MEMORY.
+ *    alternating frame pairs with set_reference == one context), each
+ *    context with its own stream and its device made current before its
+ *    calls, on one device and, with two or more, on devices 0 and 1 (the
+ *    frames on device 0: the other device's context copies them across);
+ *  - bad calls (search without reference, bad parameters, rows and planes:
+ *    host memory, wrong size; another device current) fail with
+ *    GCV_ERROR_INVALID and leave the context working; a full device makes
+ *    _new fail with GCV_ERROR_NO_MEMORY.
+ * The frames go to the device through gcv_test_device_upload (pitched or
+ * with the host's padded stride), the vectors come back into page-locked
+ * host arrays.
  * Then the two target cases are timed with CUDA events (median of 21 after
  * a warm-up, frames rotating; informative).
  * GCV_TEST_QUICK=1 (for compute-sanitizer) runs the small cases only;
@@ -201,22 +208,45 @@ vectors_compare (const GcvMotionVector * a, const GcvMotionVector * b, size_t n,
   return nd;
 }
 
-/* The CUDA search of one pair on one context (set_reference, upload,
- * search, wait).  0 on success. */
+/* Device copies of host frames (gcv_test_device_upload on the test's
+ * stream, device 0: frame i pitched when i is odd, else with the host's
+ * padded stride); 0 on success.  Free with devices_free. */
+static int
+devices_upload (const GcvPlane * host, GcvPlane * dev, int n, const char *what)
+{
+  int ok = 1;
+  memset (dev, 0, sizeof (*dev) * n);
+  for (int i = 0; i < n && ok; i++)
+    ok = gcv_test_device_upload (&host[i], (size_t) host[i].width, i % 2, stream, &dev[i], what) == 0;
+  return ok ? 0 : -1;
+}
+
+static void
+devices_free (GcvPlane * dev, int n)
+{
+  for (int i = 0; i < n; i++) {
+    gcv_cuda_free (dev[i].data);
+    dev[i].data = NULL;
+  }
+}
+
+/* The CUDA search of one pair on one context (upload, set_reference,
+ * search, wait for the stream).  0 on success. */
 static int
 cuda_pair (GcvMotionCuda * cu, const GcvMotionParams * p, const GcvPlane * prev, const GcvPlane * cur,
     int row0, int row1, GcvMotionVector * out, const char *what)
 {
   GcvError err = { GCV_OK, "" };
-  GcvStatus s;
-  if ((s = gcv_motion_cuda_set_reference (cu, prev, &err)) != GCV_OK
-      || (s = gcv_motion_cuda_upload (cu, cur, &err)) != GCV_OK
-      || (s = gcv_motion_cuda_search (cu, p, row0, row1, &err)) != GCV_OK
-      || (s = gcv_motion_cuda_wait (cu, out, &err)) != GCV_OK) {
+  GcvPlane host[2] = { *prev, *cur }, dev[2];
+  int ok = devices_upload (host, dev, 2, what) == 0;
+  if (ok && (gcv_motion_cuda_set_reference (cu, &dev[0], stream, &err) != GCV_OK
+          || gcv_motion_cuda_search (cu, p, &dev[1], row0, row1, out, stream, &err) != GCV_OK
+          || gcv_cuda_stream_sync (stream, &err) != GCV_OK)) {
     gcv_test_fail ("%s: CUDA: %s", what, err.message);
-    return -1;
+    ok = 0;
   }
-  return 0;
+  devices_free (dev, 2);
+  return ok ? 0 : -1;
 }
 
 static int
@@ -278,13 +308,13 @@ run_pair (const PairCase * c)
     cur = clip_frame (c->kind, c->photo, c->w, c->h, c->x0, c->y0, c->sx, c->sy, 1, c->pad + 3,
         (uint32_t) n_cases + 7);
   }
-  vg = gcv_test_malloc (n * sizeof (*vg));
+  vg = gcv_test_pinned_malloc (n * sizeof (*vg));
   vc = gcv_test_malloc (n * sizeof (*vc));
   vr = gcv_test_malloc (n * sizeof (*vr));
   vectors_garbage (vg, n, 1);
   vectors_garbage (vc, n, 2);
   vectors_garbage (vr, n, 3);
-  cu = gcv_motion_cuda_new (0, c->w, c->h, stream, &err);
+  cu = gcv_motion_cuda_new (c->w, c->h, &err);
   GCV_TEST_CHECK (cu != NULL, "%s: cuda_new: %s", what, err.message);
   if (cu && cuda_pair (cu, p, &prev, &cur, 0, -1, vg, what) == 0 && cpu_pair (p, &prev, &cur, vc, what) == 0) {
     vectors_compare (vg, vc, n, what, "CUDA", "CPU");
@@ -296,7 +326,7 @@ run_pair (const PairCase * c)
     }
   }
   gcv_motion_cuda_free (cu);
-  free (vg);
+  gcv_cuda_host_free (vg);
   free (vc);
   free (vr);
   plane_free (&prev);
@@ -399,21 +429,25 @@ test_large (void)
   run_pair (&c);
 }
 
-/* A clip through one context, the parameters changing every frame, every
- * call queued without waiting for the previous search; the host planes are
- * scribbled over as soon as a call returns.  Then the same pairs on the CPU. */
+/* A clip through one context.  First frames 1 .. 3 queued on the stream
+ * before one wait, each with other parameters and its own result array,
+ * each current frame copied on the stream into one scratch device plane
+ * that is overwritten (memset) on the stream right after its search: each
+ * == the CPU's pair.  Then the parameters changing every frame, frame by
+ * frame, against a CPU context. */
 static void
 test_clip (int w, int h, int frames)
 {
   GcvMotionParams ps[4];
-  GcvPlane f[8];
-  GcvMotionVector *vg, *vc;
+  GcvPlane f[8], d[8], scratch = { 0 };
+  GcvMotionVector *vg, *vc, *vq[4] = { NULL, NULL, NULL, NULL };
   GcvError err = { GCV_OK, "" };
   GcvMotionCuda *cu;
   GcvMotionCpu *cpu;
   char what[96];
   size_t nmax = (size_t) ((w + 3) / 4) * ((h + 3) / 4);
 
+  memset (d, 0, sizeof (d));
   snprintf (what, sizeof (what), "clip %dx%d, %d frames", w, h, frames);
   if (filter && !strstr (what, filter))
     return;
@@ -424,37 +458,35 @@ test_clip (int w, int h, int frames)
   ps[3] = motion_test_params (16, 16, 16, 16, 4, GCV_MOTION_METHOD_FULL, 0);
   for (int t = 0; t < frames; t++)
     f[t] = clip_frame (PAIR_SHIFT, 1, w, h, 40, 30, 3, -2, t, (size_t) t, (uint32_t) (500 + t));
-  vg = gcv_test_malloc (nmax * sizeof (*vg));
+  vg = gcv_test_pinned_malloc (nmax * sizeof (*vg));
   vc = gcv_test_malloc (nmax * sizeof (*vc));
-  cu = gcv_motion_cuda_new (0, w, h, stream, &err);
+  for (int t = 1; t < 4; t++)
+    vq[t] = gcv_test_pinned_malloc (nmax * sizeof (GcvMotionVector));
+  cu = gcv_motion_cuda_new (w, h, &err);
   cpu = gcv_motion_cpu_new (w, h, &err);
   GCV_TEST_CHECK (cu && cpu, "%s: new: %s", what, err.message);
-  if (cu && cpu) {
-    /* queued without waits: only the last pair's vectors come out, and
-     * scribbling the host frames after each call must not matter */
-    GcvPlane scratch = plane_new (w, h, 5, 99);
-    int ok = 1;
-    for (int y = 0; y < h; y++)
-      memcpy ((uint8_t *) scratch.data + scratch.stride * y, (uint8_t *) f[0].data + f[0].stride * y, (size_t) w);
-    ok &= gcv_motion_cuda_set_reference (cu, &scratch, &err) == GCV_OK;
-    memset (scratch.data, 0x3c, scratch.stride * h);
+  if (cu && cpu && devices_upload (f, d, frames, what) == 0
+      && gcv_test_device_alloc (w, h, (size_t) w, 1, 0, &scratch, what) == 0) {
+    int ok = gcv_motion_cuda_set_reference (cu, &d[0], stream, &err) == GCV_OK;
     for (int t = 1; t < 4 && ok; t++) {
-      for (int y = 0; y < h; y++)
-        memcpy ((uint8_t *) scratch.data + scratch.stride * y, (uint8_t *) f[t].data + f[t].stride * y, (size_t) w);
-      ok &= gcv_motion_cuda_upload (cu, &scratch, &err) == GCV_OK;
-      memset (scratch.data, 0xc3 + t, scratch.stride * h);
-      ok &= gcv_motion_cuda_search (cu, &ps[3], 0, -1, &err) == GCV_OK;
+      vectors_garbage (vq[t], nmax, (uint32_t) (5 + t));
+      ok = gcv_cuda_upload_2d (scratch.data, scratch.stride, f[t].data, f[t].stride, (size_t) w, (size_t) h, stream,
+          &err) == GCV_OK && gcv_motion_cuda_search (cu, &ps[t], &scratch, 0, -1, vq[t], stream, &err) == GCV_OK
+          && gcv_cuda_memset_2d (scratch.data, scratch.stride, 0xc3 + t, (size_t) w, (size_t) h, stream,
+          &err) == GCV_OK;
     }
-    vectors_garbage (vg, nmax, 5);
-    ok &= gcv_motion_cuda_wait (cu, vg, &err) == GCV_OK;
+    ok = ok && gcv_cuda_stream_sync (stream, &err) == GCV_OK;
     GCV_TEST_CHECK (ok, "%s: queued calls: %s", what, err.message);
-    plane_free (&scratch);
-    if (ok && cpu_pair (&ps[3], &f[2], &f[3], vc, what) == 0)
-      vectors_compare (vg, vc, (size_t) gcv_motion_grid_cols (w, &ps[3]) * gcv_motion_grid_rows (h, &ps[3]),
-          "clip: queued searches, last pair", "CUDA", "CPU");
+    for (int t = 1; t < 4 && ok; t++) {
+      char fw[256], pstr[96];
+      snprintf (fw, sizeof (fw), "%s: queued search %d (%s)", what, t, params_string (&ps[t], pstr, sizeof (pstr)));
+      if (cpu_pair (&ps[t], &f[t - 1], &f[t], vc, fw) == 0)
+        vectors_compare (vq[t], vc, (size_t) gcv_motion_grid_cols (w, &ps[t]) * gcv_motion_grid_rows (h, &ps[t]), fw,
+            "CUDA", "CPU");
+    }
 
     /* the parameters change every frame, one context each side */
-    ok = gcv_motion_cuda_set_reference (cu, &f[0], &err) == GCV_OK
+    ok = gcv_motion_cuda_set_reference (cu, &d[0], stream, &err) == GCV_OK
         && gcv_motion_cpu_set_reference (cpu, &f[0], &err) == GCV_OK;
     for (int t = 1; t < frames && ok; t++) {
       const GcvMotionParams *p = &ps[t % 4];
@@ -462,8 +494,8 @@ test_clip (int w, int h, int frames)
       char fw[256], pstr[96];
       snprintf (fw, sizeof (fw), "%s frame %d (%s)", what, t, params_string (p, pstr, sizeof (pstr)));
       vectors_garbage (vg, nmax, (uint32_t) t);
-      ok = gcv_motion_cuda_upload (cu, &f[t], &err) == GCV_OK && gcv_motion_cuda_search (cu, p, 0, -1, &err) == GCV_OK
-          && gcv_motion_cuda_wait (cu, vg, &err) == GCV_OK;
+      ok = gcv_motion_cuda_search (cu, p, &d[t], 0, -1, vg, stream, &err) == GCV_OK
+          && gcv_cuda_stream_sync (stream, &err) == GCV_OK;
       GCV_TEST_CHECK (ok, "%s: CUDA: %s", fw, err.message);
       ok = ok && gcv_motion_cpu_process (cpu, p, &f[t], vc, 0, &err) == GCV_OK;
       GCV_TEST_CHECK (ok, "%s: CPU: %s", fw, err.message);
@@ -473,30 +505,40 @@ test_clip (int w, int h, int frames)
   }
   gcv_motion_cuda_free (cu);
   gcv_motion_cpu_free (cpu);
+  devices_free (d, frames);
+  gcv_cuda_free (scratch.data);
   for (int t = 0; t < frames; t++)
     plane_free (&f[t]);
-  free (vg);
+  gcv_cuda_host_free (vg);
+  for (int t = 1; t < 4; t++)
+    gcv_cuda_host_free (vq[t]);
   free (vc);
 }
 
 /* The element's splits with contexts on devices da and db (the same device
- * or two): parallel (each context a band of block rows of the same pair,
- * merged into one array) and serial (pairs alternating between the
- * contexts, each given its reference with set_reference), both == one
- * context == the CPU backend. */
+ * or two), each context with its own stream and its device made current
+ * before its calls; the frames live on device 0 (a context of another
+ * device copies them across): parallel (each context a band of block rows
+ * of the same pair, merged into one array) and serial (pairs alternating
+ * between the contexts, each given its reference with set_reference, two
+ * in flight), both == one context (the whole clip queued before one wait)
+ * == the CPU backend. */
 static void
 test_splits (int da, int db, int w, int h, const GcvMotionParams * p)
 {
   const int frames = 6;
   const int rows = gcv_motion_grid_rows (h, p);
   const size_t n = (size_t) gcv_motion_grid_cols (w, p) * rows;
-  GcvPlane f[6];
-  GcvMotionVector *one[6], *vs, *vc;
-  GcvMotionCuda *c1, *ca, *cb;
+  const int dev[3] = { da, da, db };    /* one context; ca, cb */
+  GcvPlane f[6], d[6];
+  GcvMotionVector *one[6], *vs, *vk[2], *vc;
+  GcvMotionCuda *cx[3] = { NULL, NULL, NULL };
+  void *sx[3] = { NULL, NULL, NULL };
   GcvError err = { GCV_OK, "" };
   char what[192], pstr[96];
-  int ok;
+  int ok = 1;
 
+  memset (d, 0, sizeof (d));
   snprintf (what, sizeof (what), "splits on devices %d, %d: %dx%d %s", da, db, w, h,
       params_string (p, pstr, sizeof (pstr)));
   if (filter && !strstr (what, filter))
@@ -504,38 +546,45 @@ test_splits (int da, int db, int w, int h, const GcvMotionParams * p)
   n_cases++;
   for (int t = 0; t < frames; t++) {
     f[t] = clip_frame (PAIR_SHIFT, 2, w, h, 100, 70, 6, 5, t, 11, (uint32_t) (900 + t));
-    one[t] = gcv_test_malloc (n * sizeof (GcvMotionVector));
+    one[t] = gcv_test_pinned_malloc (n * sizeof (GcvMotionVector));
   }
-  vs = gcv_test_malloc (n * sizeof (*vs));
+  vs = gcv_test_pinned_malloc (n * sizeof (*vs));
+  vk[0] = gcv_test_pinned_malloc (n * sizeof (GcvMotionVector));
+  vk[1] = gcv_test_pinned_malloc (n * sizeof (GcvMotionVector));
   vc = gcv_test_malloc (n * sizeof (*vc));
-  c1 = gcv_motion_cuda_new (da, w, h, da == 0 ? stream : NULL, &err);
-  ca = gcv_motion_cuda_new (da, w, h, NULL, &err);
-  cb = gcv_motion_cuda_new (db, w, h, NULL, &err);
-  ok = c1 && ca && cb;
+  for (int k = 0; k < 3 && ok; k++)
+    ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK && gcv_cuda_stream_new (&sx[k], &err) == GCV_OK
+        && (cx[k] = gcv_motion_cuda_new (w, h, &err)) != NULL;
+  ok = ok && gcv_cuda_set_device (0, &err) == GCV_OK;
   GCV_TEST_CHECK (ok, "%s: new: %s", what, err.message);
+  ok = ok && devices_upload (f, d, frames, what) == 0;
 
-  /* one context, the whole clip */
-  ok = ok && gcv_motion_cuda_set_reference (c1, &f[0], &err) == GCV_OK;
+  /* one context, the whole clip queued before one wait */
+  ok = ok && gcv_cuda_set_device (dev[0], &err) == GCV_OK
+      && gcv_motion_cuda_set_reference (cx[0], &d[0], sx[0], &err) == GCV_OK;
   for (int t = 1; t < frames && ok; t++) {
     vectors_garbage (one[t], n, (uint32_t) t);
-    ok = gcv_motion_cuda_upload (c1, &f[t], &err) == GCV_OK && gcv_motion_cuda_search (c1, p, 0, -1, &err) == GCV_OK
-        && gcv_motion_cuda_wait (c1, one[t], &err) == GCV_OK;
+    ok = gcv_motion_cuda_search (cx[0], p, &d[t], 0, -1, one[t], sx[0], &err) == GCV_OK;
   }
+  ok = ok && gcv_cuda_stream_sync (sx[0], &err) == GCV_OK;
   GCV_TEST_CHECK (ok, "%s: one context: %s", what, err.message);
   if (ok && cpu_pair (p, &f[frames - 2], &f[frames - 1], vc, what) == 0)
     vectors_compare (one[frames - 1], vc, n, what, "one context", "CPU");
 
   /* parallel: both contexts keep the clip, each searches its band; the
    * split point moves every frame, one band is empty once */
-  ok = ok && gcv_motion_cuda_set_reference (ca, &f[0], &err) == GCV_OK
-      && gcv_motion_cuda_set_reference (cb, &f[0], &err) == GCV_OK;
+  ok = ok && gcv_cuda_set_device (dev[1], &err) == GCV_OK
+      && gcv_motion_cuda_set_reference (cx[1], &d[0], sx[1], &err) == GCV_OK
+      && gcv_cuda_set_device (dev[2], &err) == GCV_OK
+      && gcv_motion_cuda_set_reference (cx[2], &d[0], sx[2], &err) == GCV_OK;
   for (int t = 1; t < frames && ok; t++) {
     const int split = t == frames - 1 ? rows : (int) ((long) rows * t / frames);
     vectors_garbage (vs, n, (uint32_t) (40 + t));
-    ok = gcv_motion_cuda_upload (ca, &f[t], &err) == GCV_OK && gcv_motion_cuda_upload (cb, &f[t], &err) == GCV_OK
-        && gcv_motion_cuda_search (ca, p, 0, split, &err) == GCV_OK
-        && gcv_motion_cuda_search (cb, p, split, rows, &err) == GCV_OK
-        && gcv_motion_cuda_wait (ca, vs, &err) == GCV_OK && gcv_motion_cuda_wait (cb, vs, &err) == GCV_OK;
+    ok = gcv_cuda_set_device (dev[1], &err) == GCV_OK
+        && gcv_motion_cuda_search (cx[1], p, &d[t], 0, split, vs, sx[1], &err) == GCV_OK
+        && gcv_cuda_set_device (dev[2], &err) == GCV_OK
+        && gcv_motion_cuda_search (cx[2], p, &d[t], split, rows, vs, sx[2], &err) == GCV_OK
+        && gcv_cuda_stream_sync (sx[1], &err) == GCV_OK && gcv_cuda_stream_sync (sx[2], &err) == GCV_OK;
     GCV_TEST_CHECK (ok, "%s: parallel frame %d: %s", what, t, err.message);
     if (ok) {
       char fw[256];
@@ -546,127 +595,166 @@ test_splits (int da, int db, int w, int h, const GcvMotionParams * p)
 
   /* serial: pair (t-1, t) on context t % 2, two pairs in flight */
   {
-    GcvMotionCuda *ctx[2] = { ca, cb };
     int pending[2] = { -1, -1 };
     for (int t = 1; t < frames + 2 && ok; t++) {
       const int k = t % 2;
       if (pending[k] >= 0) {
         char fw[256];
-        vectors_garbage (vs, n, (uint32_t) (80 + t));
-        ok = gcv_motion_cuda_wait (ctx[k], vs, &err) == GCV_OK;
+        ok = gcv_cuda_stream_sync (sx[1 + k], &err) == GCV_OK;
         snprintf (fw, sizeof (fw), "%s: serial pair %d", what, pending[k]);
         if (ok)
-          vectors_compare (vs, one[pending[k]], n, fw, "serial", "one context");
+          vectors_compare (vk[k], one[pending[k]], n, fw, "serial", "one context");
         pending[k] = -1;
       }
       if (t < frames && ok) {
-        ok = gcv_motion_cuda_set_reference (ctx[k], &f[t - 1], &err) == GCV_OK
-            && gcv_motion_cuda_upload (ctx[k], &f[t], &err) == GCV_OK
-            && gcv_motion_cuda_search (ctx[k], p, 0, -1, &err) == GCV_OK;
+        vectors_garbage (vk[k], n, (uint32_t) (80 + t));
+        ok = gcv_cuda_set_device (dev[1 + k], &err) == GCV_OK
+            && gcv_motion_cuda_set_reference (cx[1 + k], &d[t - 1], sx[1 + k], &err) == GCV_OK
+            && gcv_motion_cuda_search (cx[1 + k], p, &d[t], 0, -1, vk[k], sx[1 + k], &err) == GCV_OK;
         pending[k] = t;
       }
     }
     GCV_TEST_CHECK (ok, "%s: serial: %s", what, err.message);
   }
-  gcv_motion_cuda_free (c1);
-  gcv_motion_cuda_free (ca);
-  gcv_motion_cuda_free (cb);
+  for (int k = 0; k < 3; k++) {
+    if (sx[k])
+      gcv_cuda_stream_sync (sx[k], &err);
+    gcv_cuda_set_device (dev[k], &err);
+    gcv_motion_cuda_free (cx[k]);
+    gcv_cuda_stream_free (sx[k]);
+  }
+  gcv_cuda_set_device (0, &err);
+  devices_free (d, frames);
   for (int t = 0; t < frames; t++) {
     plane_free (&f[t]);
-    free (one[t]);
+    gcv_cuda_host_free (one[t]);
   }
-  free (vs);
+  gcv_cuda_host_free (vs);
+  gcv_cuda_host_free (vk[0]);
+  gcv_cuda_host_free (vk[1]);
   free (vc);
 }
 
-/* Bad calls fail cleanly (GCV_ERROR_INVALID, a message) and leave the
- * context working; a full device gives GCV_ERROR_NO_MEMORY. */
+/* Bad calls fail cleanly (GCV_ERROR_INVALID, a message, nothing queued)
+ * and leave the context working; a full device gives GCV_ERROR_NO_MEMORY. */
 static void
 test_errors (void)
 {
   const int w = 97, h = 61;
   GcvMotionParams p = motion_test_params (16, 16, 8, 8, 2, GCV_MOTION_METHOD_FULL, 0), bad;
-  GcvPlane a = clip_frame (PAIR_SHIFT, 0, w, h, 10, 10, 4, 4, 0, 3, 1);
-  GcvPlane b = clip_frame (PAIR_SHIFT, 0, w, h, 10, 10, 4, 4, 1, 3, 2);
-  GcvPlane small = plane_new (w - 1, h, 0, 3);
+  GcvPlane host[3], dev[3];
   const size_t n = (size_t) gcv_motion_grid_cols (w, &p) * gcv_motion_grid_rows (h, &p);
-  GcvMotionVector *vg = gcv_test_malloc (n * sizeof (*vg)), *vc = gcv_test_malloc (n * sizeof (*vc));
+  GcvMotionVector *vg = gcv_test_pinned_malloc (n * sizeof (*vg)), *vc = gcv_test_malloc (n * sizeof (*vc));
   GcvError err = { GCV_OK, "" };
+  GcvPlane pinned;
   GcvMotionCuda *cu;
   GcvStatus s;
 
   n_cases++;
-  GCV_TEST_CHECK (gcv_motion_cuda_new (0, 0, 10, NULL, &err) == NULL && err.status == GCV_ERROR_INVALID,
+  memset (dev, 0, sizeof (dev));
+  host[0] = clip_frame (PAIR_SHIFT, 0, w, h, 10, 10, 4, 4, 0, 3, 1);
+  host[1] = clip_frame (PAIR_SHIFT, 0, w, h, 10, 10, 4, 4, 1, 3, 2);
+  host[2] = plane_new (w - 1, h, 0, 3);
+  pinned = host[0];
+  pinned.data = gcv_test_pinned_malloc (pinned.stride * h);
+  memcpy (pinned.data, host[0].data, pinned.stride * h);
+  GCV_TEST_CHECK (gcv_motion_cuda_new (0, 10, &err) == NULL && err.status == GCV_ERROR_INVALID,
       "new with width 0 did not fail with INVALID");
   memset (&err, 0, sizeof (err));
-  GCV_TEST_CHECK (gcv_motion_cuda_new (1000, 10, 10, NULL, &err) == NULL && err.status != GCV_OK && err.message[0],
-      "new on device 1000 did not fail");
-  cu = gcv_motion_cuda_new (0, w, h, stream, &err);
+  GCV_TEST_CHECK (gcv_motion_cuda_new (10, GCV_MOTION_MAX_DIMENSION + 1, &err) == NULL
+      && err.status == GCV_ERROR_INVALID, "new with height %d did not fail with INVALID", GCV_MOTION_MAX_DIMENSION + 1);
+  cu = gcv_motion_cuda_new (w, h, &err);
   GCV_TEST_CHECK (cu != NULL, "errors: new: %s", err.message);
-  if (cu) {
+  if (cu && devices_upload (host, dev, 3, "errors") == 0) {
+    const GcvPlane *a = &dev[0], *b = &dev[1], *small = &dev[2];
     memset (&err, 0, sizeof (err));
-    s = gcv_motion_cuda_search (cu, &p, 0, -1, &err);
+    s = gcv_motion_cuda_search (cu, &p, b, 0, -1, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "search without reference: %d", s);
-    s = gcv_motion_cuda_wait (cu, vg, &err);
-    GCV_TEST_CHECK (s == GCV_OK, "wait with nothing queued: %s", err.message);
-    s = gcv_motion_cuda_upload (cu, &b, &err);
-    GCV_TEST_CHECK (s == GCV_OK, "upload: %s", err.message);
-    s = gcv_motion_cuda_search (cu, &p, 0, -1, &err);
-    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search with a current frame but no reference: %d", s);
-    s = gcv_motion_cuda_set_reference (cu, &small, &err);
-    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "set_reference of a %dx%d plane: %d", small.width, h, s);
-    s = gcv_motion_cuda_set_reference (cu, &a, &err);
+    s = gcv_motion_cuda_set_reference (cu, small, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "set_reference of a %dx%d plane: %d", small->width, h, s);
+    s = gcv_motion_cuda_set_reference (cu, &host[0], stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID && strstr (err.message, "device memory"),
+        "set_reference of a host plane: %d (%s)", s, err.message);
+    s = gcv_motion_cuda_set_reference (cu, &pinned, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID && strstr (err.message, "device memory"),
+        "set_reference of a page-locked host plane: %d (%s)", s, err.message);
+    s = gcv_motion_cuda_set_reference (cu, NULL, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "set_reference of NULL: %d", s);
+    if (n_devices >= 2) {
+      /* the context belongs to device 0: another current device is refused */
+      memset (&err, 0, sizeof (err));
+      s = gcv_cuda_set_device (1, &err) == GCV_OK ? gcv_motion_cuda_set_reference (cu, a, stream, &err) : GCV_OK;
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID && strstr (err.message, "device"),
+          "set_reference with device 1 current: %d (%s)", s, err.message);
+      gcv_cuda_set_device (0, &err);
+    }
+    s = gcv_motion_cuda_set_reference (cu, a, stream, &err);
     GCV_TEST_CHECK (s == GCV_OK, "set_reference: %s", err.message);
     bad = p;
     bad.block_width = 3;
-    s = gcv_motion_cuda_search (cu, &bad, 0, -1, &err);
+    s = gcv_motion_cuda_search (cu, &bad, b, 0, -1, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search with 3-pixel blocks: %d", s);
     bad = p;
     bad.range_y = GCV_MOTION_MAX_RANGE + 1;
-    s = gcv_motion_cuda_search (cu, &bad, 0, -1, &err);
+    s = gcv_motion_cuda_search (cu, &bad, b, 0, -1, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search with range %d: %d", bad.range_y, s);
     bad = p;
     bad.subpel = (GcvMotionSubpel) 3;
-    s = gcv_motion_cuda_search (cu, &bad, 0, -1, &err);
+    s = gcv_motion_cuda_search (cu, &bad, b, 0, -1, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search with subpel 3: %d", s);
-    s = gcv_motion_cuda_search (cu, &p, -1, 2, &err);
+    s = gcv_motion_cuda_search (cu, &p, b, -1, 2, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search of rows -1 .. 2: %d", s);
-    s = gcv_motion_cuda_search (cu, &p, 0, 99, &err);
+    s = gcv_motion_cuda_search (cu, &p, b, 0, 99, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search of rows 0 .. 99: %d", s);
-    s = gcv_motion_cuda_search (cu, &p, 3, 2, &err);
+    s = gcv_motion_cuda_search (cu, &p, b, 3, 2, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search of rows 3 .. 2: %d", s);
-    s = gcv_motion_cuda_search (cu, NULL, 0, -1, &err);
+    s = gcv_motion_cuda_search (cu, NULL, b, 0, -1, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search without parameters: %d", s);
-    /* the context still works: the pair a, b (b uploaded above) */
+    s = gcv_motion_cuda_search (cu, &p, b, 0, -1, NULL, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search without a vector array: %d", s);
+    s = gcv_motion_cuda_search (cu, &p, small, 0, -1, vg, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search of a %dx%d plane: %d", small->width, h, s);
+    s = gcv_motion_cuda_search (cu, &p, &host[1], 0, -1, vg, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search of a host plane: %d", s);
+    s = gcv_motion_cuda_search (cu, &p, NULL, 0, -1, vg, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search of NULL: %d", s);
+    /* the context still works: the pair a, b */
     vectors_garbage (vg, n, 9);
-    s = gcv_motion_cuda_search (cu, &p, 0, -1, &err);
+    s = gcv_motion_cuda_search (cu, &p, b, 0, -1, vg, stream, &err);
     GCV_TEST_CHECK (s == GCV_OK, "search after the bad calls: %s", err.message);
-    s = gcv_motion_cuda_wait (cu, vg, &err);
+    s = s == GCV_OK ? gcv_cuda_stream_sync (stream, &err) : s;
     GCV_TEST_CHECK (s == GCV_OK, "wait after the bad calls: %s", err.message);
-    if (cpu_pair (&p, &a, &b, vc, "errors") == 0)
+    if (s == GCV_OK && cpu_pair (&p, &host[0], &host[1], vc, "errors") == 0)
       vectors_compare (vg, vc, n, "search after the bad calls", "CUDA", "CPU");
-    /* b is the reference now and no current frame is there */
-    s = gcv_motion_cuda_search (cu, &p, 0, -1, &err);
-    GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "second search without an upload: %d", s);
-    gcv_motion_cuda_free (cu);
+    /* b is the reference now, a refused search changes nothing: the pair b, a */
+    s = gcv_motion_cuda_search (cu, &bad, a, 0, -1, vg, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "search with subpel 3: %d", s);
+    vectors_garbage (vg, n, 10);
+    s = gcv_motion_cuda_search (cu, &p, a, 0, -1, vg, stream, &err);
+    s = s == GCV_OK ? gcv_cuda_stream_sync (stream, &err) : s;
+    GCV_TEST_CHECK (s == GCV_OK, "search of the pair b, a: %s", err.message);
+    if (s == GCV_OK && cpu_pair (&p, &host[1], &host[0], vc, "errors") == 0)
+      vectors_compare (vg, vc, n, "search after a refused search", "CUDA", "CPU");
   }
+  gcv_motion_cuda_free (cu);
   if (!quick) {
     GcvTestDeviceHog hog;
     gcv_test_fill_device (&hog);
     memset (&err, 0, sizeof (err));
-    cu = gcv_motion_cuda_new (0, 3840, 2160, stream, &err);
+    cu = gcv_motion_cuda_new (3840, 2160, &err);
     GCV_TEST_CHECK (cu == NULL && err.status == GCV_ERROR_NO_MEMORY, "new on a full device (%.1f GiB taken): %s",
         hog.bytes / 1073741824.0, cu ? "succeeded" : err.message);
     gcv_motion_cuda_free (cu);
     gcv_test_release_device (&hog);
-    cu = gcv_motion_cuda_new (0, 3840, 2160, stream, &err);
+    cu = gcv_motion_cuda_new (3840, 2160, &err);
     GCV_TEST_CHECK (cu != NULL, "new after the device was freed: %s", err.message);
     gcv_motion_cuda_free (cu);
   }
-  plane_free (&a);
-  plane_free (&b);
-  plane_free (&small);
-  free (vg);
+  devices_free (dev, 3);
+  for (int i = 0; i < 3; i++)
+    plane_free (&host[i]);
+  gcv_cuda_host_free (pinned.data);
+  gcv_cuda_host_free (vg);
   free (vc);
 }
 
@@ -679,32 +767,32 @@ cmp_float (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Median kernel time of one search (phase planes, search, vectors and
- * their download) over 21 frames after 3 warm-up ones, 6 frames rotating. */
+/* Median kernel time of one search (the copy of the current frame from a
+ * device plane, phase planes, search, vectors and their download) over 21
+ * frames after 3 warm-up ones, 6 frames rotating (uploaded once). */
 static void
 time_case (int w, int h, const GcvMotionParams * p, const char *label)
 {
   enum { N_FRAMES = 6, N = 21 };
-  GcvPlane f[N_FRAMES];
+  GcvPlane f[N_FRAMES], d[N_FRAMES];
   GcvError err = { GCV_OK, "" };
-  GcvMotionCuda *cu = gcv_motion_cuda_new (0, w, h, stream, &err);
+  GcvMotionCuda *cu = gcv_motion_cuda_new (w, h, &err);
   GcvCudaEvent *e0 = NULL, *e1 = NULL;
   const size_t n = (size_t) gcv_motion_grid_cols (w, p) * gcv_motion_grid_rows (h, p);
-  GcvMotionVector *v = gcv_test_malloc (n * sizeof (*v));
+  GcvMotionVector *v = gcv_test_pinned_malloc (n * sizeof (*v));
   float t[N];
   char pstr[96];
   int ok;
 
+  memset (d, 0, sizeof (d));
   for (int i = 0; i < N_FRAMES; i++)
     f[i] = clip_frame (PAIR_SHIFT, i % 4, w, h, 50 * i, 30 * i, 7, -5, i, 0, (uint32_t) (i + 1));
-  ok = cu && gcv_cuda_event_new (&e0, &err) == GCV_OK && gcv_cuda_event_new (&e1, &err) == GCV_OK
-      && gcv_motion_cuda_set_reference (cu, &f[0], &err) == GCV_OK;
+  ok = cu && devices_upload (f, d, N_FRAMES, label) == 0 && gcv_cuda_event_new (&e0, &err) == GCV_OK
+      && gcv_cuda_event_new (&e1, &err) == GCV_OK && gcv_motion_cuda_set_reference (cu, &d[0], stream, &err) == GCV_OK;
   for (int k = 0; k < N + 3 && ok; k++) {
-    ok = gcv_motion_cuda_upload (cu, &f[(k + 1) % N_FRAMES], &err) == GCV_OK
-        && gcv_cuda_event_record (e0, stream, &err) == GCV_OK && gcv_motion_cuda_search (cu, p, 0, -1, &err) == GCV_OK
-        && gcv_cuda_event_record (e1, stream, &err) == GCV_OK && gcv_motion_cuda_wait (cu, v, &err) == GCV_OK
-        /* wait() waits for the search, not for e1 recorded after it */
-        && gcv_cuda_event_sync (e1, &err) == GCV_OK
+    ok = gcv_cuda_event_record (e0, stream, &err) == GCV_OK
+        && gcv_motion_cuda_search (cu, p, &d[(k + 1) % N_FRAMES], 0, -1, v, stream, &err) == GCV_OK
+        && gcv_cuda_event_record (e1, stream, &err) == GCV_OK && gcv_cuda_event_sync (e1, &err) == GCV_OK
         && gcv_cuda_event_elapsed (e0, e1, &t[k < 3 ? 0 : k - 3], &err) == GCV_OK;
   }
   GCV_TEST_CHECK (ok, "timing %s: %s", label, err.message);
@@ -715,12 +803,14 @@ time_case (int w, int h, const GcvMotionParams * p, const char *label)
         "%.1f G/s\n", label, w, h, params_string (p, pstr, sizeof (pstr)), t[N / 2], t[0], t[N - 1],
         1000.0 / t[N / 2], work, work / t[N / 2] / 1e6);
   }
+  gcv_cuda_stream_sync (stream, &err);
   gcv_cuda_event_free (e0);
   gcv_cuda_event_free (e1);
   gcv_motion_cuda_free (cu);
+  devices_free (d, N_FRAMES);
   for (int i = 0; i < N_FRAMES; i++)
     plane_free (&f[i]);
-  free (v);
+  gcv_cuda_host_free (v);
 }
 
 int

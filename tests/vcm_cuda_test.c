@@ -18,15 +18,21 @@
  *  - the parameters changing between the frames of one context (memory
  *    grows, the history survives it), set_reference in the middle of a
  *    sequence (history cleared);
- *  - bad calls (bad params, no reference, no current frame, bad planes)
- *    fail with GCV_ERROR_INVALID and leave the context working; a full
- *    device makes a track fail with GCV_ERROR_NO_MEMORY, and the next one
- *    works;
+ *  - tracks queued on one stream before one wait (each with its own point
+ *    array and count, the weight tables changing every track, the current
+ *    frame's device plane overwritten on the stream right after its track)
+ *    == track by track;
+ *  - bad calls (bad params, no reference, bad planes: host memory, wrong
+ *    size; no point array; another device current) fail with
+ *    GCV_ERROR_INVALID and leave the context working; a full device makes
+ *    a track fail with GCV_ERROR_NO_MEMORY, and the next one works;
  *  - 1080p with 8192 points.
  * Then (not in quick mode) 640x480 / 2048 points and 1080p / 8192 points
  * are timed: the phases' event times of the tracks (median of 15 frames
  * after 3).  GCV_TEST_QUICK=1 (compute-sanitizer) runs the small cases,
- * every kernel and every VCM kernel size included.
+ * every kernel and every VCM kernel size included.  The frames go to the
+ * device through gcv_test_device_upload (pitched or with the host's padded
+ * stride), the points and their count come back into page-locked memory.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -40,7 +46,7 @@
 #include "gcv-cuda.h"
 
 static void *stream;
-static int quick;
+static int quick, n_devices;
 static long n_cases, n_tracks, n_points_total, n_capped;
 
 enum { SRC_WARP, SRC_FLAT, SRC_NOISE, SRC_VTEST, SRC_COUNT };
@@ -106,6 +112,15 @@ frame (int src, int variant, int w, int h, int k, size_t pad)
             vtest[f][(size_t) ((y + oy) % vtest_h[f]) * vtest_w[f] + (x + ox) % vtest_w[f]];
   }
   return pl;
+}
+
+/* A device copy of a host frame (gcv_test_device_upload, device 0, the
+ * test's stream): pitched, or with the host's padded stride.  0 on
+ * success; free dev->data with gcv_cuda_free. */
+static int
+frame_upload (const GcvPlane * host, int pitched, GcvPlane * dev, const char *what)
+{
+  return gcv_test_device_upload (host, (size_t) host->width, pitched, stream, dev, what);
 }
 
 /* ---- params ---------------------------------------------------------------------------- */
@@ -182,26 +197,32 @@ run_seq_ref (int src, int variant, int w, int h, int frames, const GcvVcmParams 
   snprintf (what, sizeof (what), "%dx%d %s %d, %d frames, %s%s%s", w, h, src_name[src], variant, frames,
       params_string (&ps[0], pstr, sizeof (pstr)), nps > 1 ? " + changes" : "", reset > 0 ? " + reset" : "");
   n_cases++;
-  GcvVcmPoint *pg = gcv_test_malloc ((size_t) maxp * sizeof (*pg)), *pc = gcv_test_malloc ((size_t) maxp * sizeof (*pc));
+  GcvVcmPoint *pg = gcv_test_pinned_malloc ((size_t) maxp * sizeof (*pg));
+  GcvVcmPoint *pc = gcv_test_malloc ((size_t) maxp * sizeof (*pc));
   GcvVcmPoint *pr = gcv_test_malloc ((size_t) maxp * sizeof (*pr));
+  int *ng = gcv_test_pinned_malloc (sizeof (int));
   VcmRefHistory hist;
-  GcvPlane prev = { 0 };
+  GcvPlane prev = { 0 }, dev = { 0 };
   memset (&hist, 0, sizeof (hist));
-  cu = gcv_vcm_cuda_new (0, w, h, stream, &err);
+  cu = gcv_vcm_cuda_new (w, h, &err);
   GCV_TEST_CHECK (cu != NULL, "%s: cuda_new: %s", what, err.message);
   cpu = gcv_vcm_cpu_new (w, h, &err);
   GCV_TEST_CHECK (cpu != NULL, "%s: cpu_new: %s", what, err.message);
   if (cu && cpu) {
     GcvPlane f = frame (src, variant, w, h, 0, (size_t) (w % 7));
-    int ok = gcv_vcm_cuda_set_reference (cu, &f, &err) == GCV_OK && gcv_vcm_cpu_set_reference (cpu, &f, &err) == GCV_OK;
+    int ok = frame_upload (&f, 1, &dev, what) == 0 && gcv_vcm_cuda_set_reference (cu, &dev, stream, &err) == GCV_OK
+        && gcv_vcm_cpu_set_reference (cpu, &f, &err) == GCV_OK;
     GCV_TEST_CHECK (ok, "%s: set_reference: %s", what, err.message);
     prev = f;
     for (int k = 1; k < frames && ok; k++) {
       const GcvVcmParams *p = &ps[(k - 1) % nps];
-      int ng = -1, nc = -2;
+      int nc = -2;
       f = frame (src, variant, w, h, k, (size_t) ((w + k) % 5));
-      if (k == reset) {
-        ok = gcv_vcm_cuda_set_reference (cu, &f, &err) == GCV_OK
+      gcv_cuda_free (dev.data);
+      dev.data = NULL;
+      ok = frame_upload (&f, k % 2, &dev, what) == 0;
+      if (ok && k == reset) {
+        ok = gcv_vcm_cuda_set_reference (cu, &dev, stream, &err) == GCV_OK
             && gcv_vcm_cpu_set_reference (cpu, &f, &err) == GCV_OK;
         GCV_TEST_CHECK (ok, "%s: set_reference at %d: %s", what, k, err.message);
         free (prev.data);
@@ -211,14 +232,13 @@ run_seq_ref (int src, int variant, int w, int h, int frames, const GcvVcmParams 
       }
       points_garbage (pg, (size_t) maxp, (uint32_t) k);
       points_garbage (pc, (size_t) maxp, (uint32_t) k + 99);
-      ok = gcv_vcm_cuda_upload (cu, &f, &err) == GCV_OK;
-      /* staged: the host plane may be scribbled over at once */
-      memset (f.data, 0x5a, f.stride * h);
-      ok = ok && gcv_vcm_cuda_track (cu, p, &err) == GCV_OK
-          && gcv_vcm_cuda_wait (cu, pg, &ng, NULL, &err) == GCV_OK;
+      *ng = -1;
+      /* the device plane is overwritten on the stream right after the
+       * track: its copy must have been taken before */
+      ok = ok && gcv_vcm_cuda_track (cu, p, &dev, pg, ng, stream, &err) == GCV_OK
+          && gcv_cuda_memset_2d (dev.data, dev.stride, 0x5a, (size_t) w, (size_t) h, stream, &err) == GCV_OK
+          && gcv_cuda_stream_sync (stream, &err) == GCV_OK;
       GCV_TEST_CHECK (ok, "%s, frame %d: CUDA: %s", what, k, err.message);
-      free (f.data);
-      f = frame (src, variant, w, h, k, (size_t) ((w + k) % 5));
       if (ok) {
         ok = gcv_vcm_cpu_process (cpu, p, &f, pc, &nc, 0, NULL, &err) == GCV_OK;
         GCV_TEST_CHECK (ok, "%s, frame %d: CPU: %s", what, k, err.message);
@@ -226,27 +246,29 @@ run_seq_ref (int src, int variant, int w, int h, int frames, const GcvVcmParams 
       if (ok) {
         char w2[600];
         snprintf (w2, sizeof (w2), "%s [%s]", what, params_string (p, pstr, sizeof (pstr)));
-        compare (w2, k, pg, ng, pc, nc);
+        compare (w2, k, pg, *ng, pc, nc);
         if (with_ref) {
           int nr = vcm_reference_track (p, &prev, &f, &hist, pr);
           char w3[640];
           snprintf (w3, sizeof (w3), "%s vs the naive reference (as CPU)", w2);
-          compare (w3, k, pg, ng, pr, nr);
+          compare (w3, k, pg, *ng, pr, nr);
         }
         n_tracks++;
-        n_points_total += ng;
-        n_capped += ng == p->max_points;
-        GCV_TEST_CHECK (ng <= p->max_points, "%s: %d points > max %d", what, ng, p->max_points);
+        n_points_total += *ng;
+        n_capped += *ng == p->max_points;
+        GCV_TEST_CHECK (*ng <= p->max_points, "%s: %d points > max %d", what, *ng, p->max_points);
       }
       free (prev.data);
       prev = f;
     }
   }
   free (prev.data);
+  gcv_cuda_free (dev.data);
   vcm_ref_history_clear (&hist);
   gcv_vcm_cuda_free (cu);
   gcv_vcm_cpu_free (cpu);
-  free (pg);
+  gcv_cuda_host_free (pg);
+  gcv_cuda_host_free (ng);
   free (pc);
   free (pr);
 }
@@ -334,45 +356,123 @@ test_changes (void)
   run_seq (SRC_VTEST, 1, quick ? 96 : 300, quick ? 80 : 200, quick ? 6 : 9, &ps[1], 2, 3);
 }
 
+/* Tracks queued on one stream before one wait, each with its own point
+ * array and count, the weight tables changing every track (temporal
+ * weight and sigmas alternate), each current frame copied on the stream
+ * into one scratch device plane that is overwritten on the stream right
+ * after its track: == a CPU context track by track (the history carried
+ * over from queued track to queued track). */
+static void
+test_queued (int src, int variant, int w, int h)
+{
+  enum { FRAMES = 6 };
+  GcvVcmParams ps[2];
+  GcvPlane f[FRAMES], scratch = { 0 }, ref = { 0 };
+  GcvVcmPoint *pg[FRAMES], *pc;
+  int *ng = gcv_test_pinned_malloc (FRAMES * sizeof (int)), nc = 0;
+  GcvError err = { GCV_OK, "" };
+  GcvVcmCuda *cu;
+  GcvVcmCpu *cpu;
+  char what[160];
+  int ok;
+
+  /*                  ws ppw  max thr t   s   rc  sig  tw   ts  sub */
+  ps[0] = params (8, 4, 700, 4, 5, 24, 16, 6, 0.25, 4, 1);
+  ps[1] = params (8, 4, 700, 4, 5, 24, 16, 9, 1, 2, 1);
+  ps[1].refine_size = 7;
+  snprintf (what, sizeof (what), "%dx%d %s %d, %d tracks queued", w, h, src_name[src], variant, FRAMES - 1);
+  n_cases++;
+  for (int k = 0; k < FRAMES; k++) {
+    f[k] = frame (src, variant, w, h, k, (size_t) (k % 3));
+    pg[k] = gcv_test_pinned_malloc ((size_t) ps[0].max_points * sizeof (GcvVcmPoint));
+    points_garbage (pg[k], (size_t) ps[0].max_points, (uint32_t) (k + 11));
+    ng[k] = -1;
+  }
+  pc = gcv_test_malloc ((size_t) ps[0].max_points * sizeof (*pc));
+  cu = gcv_vcm_cuda_new (w, h, &err);
+  cpu = gcv_vcm_cpu_new (w, h, &err);
+  ok = cu && cpu && frame_upload (&f[0], 0, &ref, what) == 0
+      && gcv_test_device_alloc (w, h, (size_t) w, 1, 0, &scratch, what) == 0;
+  GCV_TEST_CHECK (ok, "%s: new: %s", what, err.message);
+  ok = ok && gcv_vcm_cuda_set_reference (cu, &ref, stream, &err) == GCV_OK;
+  for (int k = 1; k < FRAMES && ok; k++)
+    ok = gcv_cuda_upload_2d (scratch.data, scratch.stride, f[k].data, f[k].stride, (size_t) w, (size_t) h, stream,
+        &err) == GCV_OK && gcv_vcm_cuda_track (cu, &ps[k % 2], &scratch, pg[k], &ng[k], stream, &err) == GCV_OK
+        && gcv_cuda_memset_2d (scratch.data, scratch.stride, 0xa5 - k, (size_t) w, (size_t) h, stream, &err) == GCV_OK;
+  ok = ok && gcv_cuda_stream_sync (stream, &err) == GCV_OK;
+  GCV_TEST_CHECK (ok, "%s: CUDA: %s", what, err.message);
+  ok = ok && gcv_vcm_cpu_set_reference (cpu, &f[0], &err) == GCV_OK;
+  for (int k = 1; k < FRAMES && ok; k++) {
+    ok = gcv_vcm_cpu_process (cpu, &ps[k % 2], &f[k], pc, &nc, 0, NULL, &err) == GCV_OK;
+    GCV_TEST_CHECK (ok, "%s, frame %d: CPU: %s", what, k, err.message);
+    if (ok) {
+      compare (what, k, pg[k], ng[k], pc, nc);
+      n_tracks++;
+      n_points_total += ng[k];
+    }
+  }
+  gcv_vcm_cuda_free (cu);
+  gcv_vcm_cpu_free (cpu);
+  gcv_cuda_free (ref.data);
+  gcv_cuda_free (scratch.data);
+  for (int k = 0; k < FRAMES; k++) {
+    free (f[k].data);
+    gcv_cuda_host_free (pg[k]);
+  }
+  gcv_cuda_host_free (ng);
+  free (pc);
+}
+
 static void
 test_errors (void)
 {
   const int w = 97, h = 61;
   GcvVcmParams p = params (16, 2, 2048, 8, 5, 64, 24, 12, 0.25, 4, 1), bad;
   GcvPlane a = frame (SRC_WARP, 1, w, h, 0, 3), b = frame (SRC_WARP, 1, w, h, 1, 3);
-  GcvPlane small = plane_new (w - 1, h, 0, 3);
-  GcvVcmPoint *pg = gcv_test_malloc (65536 * sizeof (*pg)), *pc = gcv_test_malloc (65536 * sizeof (*pc));
+  GcvPlane small = plane_new (w - 1, h, 0, 3), da = { 0 }, db = { 0 }, dsmall = { 0 };
+  GcvVcmPoint *pg = gcv_test_pinned_malloc (65536 * sizeof (*pg)), *pc = gcv_test_malloc (65536 * sizeof (*pc));
+  int *ng = gcv_test_pinned_malloc (sizeof (int)), nc = -1;
   GcvError err = { GCV_OK, "" };
   GcvVcmCuda *cu;
+  GcvVcmCpu *cpu = NULL;
+  GcvVcmTimes tm;
   GcvStatus s;
-  int ng = -1, nc = -1;
 
   n_cases++;
-  GCV_TEST_CHECK (gcv_vcm_cuda_new (0, 0, 10, NULL, &err) == NULL && err.status == GCV_ERROR_INVALID,
+  GCV_TEST_CHECK (gcv_vcm_cuda_new (0, 10, &err) == NULL && err.status == GCV_ERROR_INVALID,
       "new with width 0 did not fail with INVALID");
   memset (&err, 0, sizeof (err));
-  GCV_TEST_CHECK (gcv_vcm_cuda_new (0, 10, 40000, NULL, &err) == NULL && err.status == GCV_ERROR_INVALID,
+  GCV_TEST_CHECK (gcv_vcm_cuda_new (10, 40000, &err) == NULL && err.status == GCV_ERROR_INVALID,
       "new with height 40000 did not fail with INVALID");
-  memset (&err, 0, sizeof (err));
-  GCV_TEST_CHECK (gcv_vcm_cuda_new (1000, 10, 10, NULL, &err) == NULL && err.status != GCV_OK && err.message[0],
-      "new on device 1000 did not fail");
-  cu = gcv_vcm_cuda_new (0, w, h, stream, &err);
+  cu = gcv_vcm_cuda_new (w, h, &err);
   GCV_TEST_CHECK (cu != NULL, "errors: new: %s", err.message);
-  if (cu) {
+  cpu = gcv_vcm_cpu_new (w, h, &err);
+  GCV_TEST_CHECK (cpu != NULL, "errors: cpu_new: %s", err.message);
+  if (cu && cpu && frame_upload (&a, 0, &da, "a") == 0 && frame_upload (&b, 1, &db, "b") == 0
+      && frame_upload (&small, 1, &dsmall, "small") == 0) {
     memset (&err, 0, sizeof (err));
-    s = gcv_vcm_cuda_track (cu, &p, &err);
+    s = gcv_vcm_cuda_track (cu, &p, &db, pg, ng, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "track without reference: %d", s);
-    s = gcv_vcm_cuda_wait (cu, pg, &ng, NULL, &err);
-    GCV_TEST_CHECK (s == GCV_OK && ng == 0, "wait with nothing queued: %s (%d points)", err.message, ng);
-    s = gcv_vcm_cuda_upload (cu, &b, &err);
-    GCV_TEST_CHECK (s == GCV_OK, "upload: %s", err.message);
-    s = gcv_vcm_cuda_track (cu, &p, &err);
-    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track with a current frame but no reference: %d", s);
-    s = gcv_vcm_cuda_set_reference (cu, &small, &err);
+    memset (&tm, 0xff, sizeof (tm));
+    s = gcv_vcm_cuda_times (cu, &tm, &err);
+    GCV_TEST_CHECK (s == GCV_OK && tm.points_ms == 0 && tm.ncm_ms == 0 && tm.vcm_ms == 0,
+        "times before any track: %s (%g, %g, %g ms)", err.message, tm.points_ms, tm.ncm_ms, tm.vcm_ms);
+    s = gcv_vcm_cuda_set_reference (cu, &dsmall, stream, &err);
     GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "set_reference of a %dx%d plane: %d", small.width, h, s);
-    s = gcv_vcm_cuda_upload (cu, NULL, &err);
-    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "upload of NULL: %d", s);
-    s = gcv_vcm_cuda_set_reference (cu, &a, &err);
+    s = gcv_vcm_cuda_set_reference (cu, &a, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID && strstr (err.message, "device memory"),
+        "set_reference of a host plane: %d (%s)", s, err.message);
+    s = gcv_vcm_cuda_set_reference (cu, NULL, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "set_reference of NULL: %d", s);
+    if (n_devices >= 2) {
+      /* the context belongs to device 0: another current device is refused */
+      memset (&err, 0, sizeof (err));
+      s = gcv_cuda_set_device (1, &err) == GCV_OK ? gcv_vcm_cuda_set_reference (cu, &da, stream, &err) : GCV_OK;
+      GCV_TEST_CHECK (s == GCV_ERROR_INVALID && strstr (err.message, "device"),
+          "set_reference with device 1 current: %d (%s)", s, err.message);
+      gcv_cuda_set_device (0, &err);
+    }
+    s = gcv_vcm_cuda_set_reference (cu, &da, stream, &err);
     GCV_TEST_CHECK (s == GCV_OK, "set_reference: %s", err.message);
     {
       struct { const char *name; GcvVcmParams p; } bads[16];
@@ -395,55 +495,81 @@ test_errors (void)
       bad = p; bad.refine_size = -1; bads[nb].name = "refine -1"; bads[nb++].p = bad;
       for (int i = 0; i < nb; i++) {
         memset (&err, 0, sizeof (err));
-        s = gcv_vcm_cuda_track (cu, &bads[i].p, &err);
+        s = gcv_vcm_cuda_track (cu, &bads[i].p, &db, pg, ng, stream, &err);
         GCV_TEST_CHECK (s == GCV_ERROR_INVALID && err.message[0], "track with %s: %d", bads[i].name, s);
       }
-      s = gcv_vcm_cuda_track (cu, NULL, &err);
+      s = gcv_vcm_cuda_track (cu, NULL, &db, pg, ng, stream, &err);
       GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track without params: %d", s);
     }
-    /* the context still works (b was uploaded above) */
+    s = gcv_vcm_cuda_track (cu, &p, NULL, pg, ng, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track of NULL: %d", s);
+    s = gcv_vcm_cuda_track (cu, &p, &b, pg, ng, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track of a host plane: %d", s);
+    s = gcv_vcm_cuda_track (cu, &p, &dsmall, pg, ng, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track of a %dx%d plane: %d", small.width, h, s);
+    s = gcv_vcm_cuda_track (cu, &p, &db, NULL, ng, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track without a point array: %d", s);
+    s = gcv_vcm_cuda_track (cu, &p, &db, pg, NULL, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track without a count: %d", s);
+    /* the context still works: the pair a, b */
     points_garbage (pg, 2048, 5);
-    s = gcv_vcm_cuda_track (cu, &p, &err);
+    s = gcv_vcm_cuda_track (cu, &p, &db, pg, ng, stream, &err);
     GCV_TEST_CHECK (s == GCV_OK, "track after the bad calls: %s", err.message);
-    s = gcv_vcm_cuda_wait (cu, pg, &ng, NULL, &err);
+    s = s == GCV_OK ? gcv_cuda_stream_sync (stream, &err) : s;
     GCV_TEST_CHECK (s == GCV_OK, "wait after the bad calls: %s", err.message);
-    {
-      GcvVcmCpu *cpu = gcv_vcm_cpu_new (w, h, &err);
-      if (cpu && gcv_vcm_cpu_set_reference (cpu, &a, &err) == GCV_OK
-          && gcv_vcm_cpu_process (cpu, &p, &b, pc, &nc, 0, NULL, &err) == GCV_OK)
-        compare ("after the bad calls", 1, pg, ng, pc, nc);
-      else
-        gcv_test_fail ("errors: CPU: %s", err.message);
-      gcv_vcm_cpu_free (cpu);
-    }
-    s = gcv_vcm_cuda_track (cu, &p, &err);
-    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track without a current frame: %d", s);
+    s = s == GCV_OK ? gcv_vcm_cuda_times (cu, &tm, &err) : s;
+    GCV_TEST_CHECK (s == GCV_OK && tm.points_ms >= 0 && tm.ncm_ms >= 0 && tm.vcm_ms >= 0
+        && tm.points_ms + tm.ncm_ms + tm.vcm_ms > 0,
+        "times after a track: %s (%g, %g, %g ms)", err.message, tm.points_ms, tm.ncm_ms, tm.vcm_ms);
+    if (gcv_vcm_cpu_set_reference (cpu, &a, &err) == GCV_OK
+        && gcv_vcm_cpu_process (cpu, &p, &b, pc, &nc, 0, NULL, &err) == GCV_OK)
+      compare ("after the bad calls", 1, pg, *ng, pc, nc);
+    else
+      gcv_test_fail ("errors: CPU: %s", err.message);
+    /* b is P now, with its history; a refused track changes nothing: the
+     * pair b, a on both */
+    s = gcv_vcm_cuda_track (cu, &bad, &da, pg, ng, stream, &err);
+    GCV_TEST_CHECK (s == GCV_ERROR_INVALID, "track with refine -1: %d", s);
+    s = gcv_vcm_cuda_track (cu, &p, &da, pg, ng, stream, &err);
+    s = s == GCV_OK ? gcv_cuda_stream_sync (stream, &err) : s;
+    GCV_TEST_CHECK (s == GCV_OK, "track of the pair b, a: %s", err.message);
+    if (s == GCV_OK && gcv_vcm_cpu_process (cpu, &p, &a, pc, &nc, 0, NULL, &err) == GCV_OK)
+      compare ("after a refused track", 2, pg, *ng, pc, nc);
 
     /* out of device memory: the maps of 65536 points of 129 x 129 (2.2 GB) */
     {
       GcvTestDeviceHog hog;
       GcvVcmParams big = params (4, 16, 65536, 0, 13, 128, 64, 12, 0.25, 4, 1);
-      s = gcv_vcm_cuda_set_reference (cu, &a, &err);
-      s = s == GCV_OK ? gcv_vcm_cuda_upload (cu, &b, &err) : s;
-      GCV_TEST_CHECK (s == GCV_OK, "oom: upload: %s", err.message);
+      s = gcv_vcm_cuda_set_reference (cu, &da, stream, &err);
+      s = s == GCV_OK ? gcv_cuda_stream_sync (stream, &err) : s;
+      GCV_TEST_CHECK (s == GCV_OK, "oom: set_reference: %s", err.message);
       gcv_test_fill_device (&hog);
       memset (&err, 0, sizeof (err));
-      s = gcv_vcm_cuda_track (cu, &big, &err);
+      s = gcv_vcm_cuda_track (cu, &big, &db, pg, ng, stream, &err);
       GCV_TEST_CHECK (s == GCV_ERROR_NO_MEMORY && err.message[0], "track on a full device: %d (%s)", s, err.message);
       printf ("full device (%.1f GiB taken): %s\n", hog.bytes / 1073741824.0, err.message);
       gcv_test_release_device (&hog);
-      s = gcv_vcm_cuda_track (cu, &p, &err);
+      s = gcv_vcm_cuda_track (cu, &p, &db, pg, ng, stream, &err);
       GCV_TEST_CHECK (s == GCV_OK, "track after the full device: %s", err.message);
-      s = gcv_vcm_cuda_wait (cu, pg, &ng, NULL, &err);
+      s = s == GCV_OK ? gcv_cuda_stream_sync (stream, &err) : s;
       GCV_TEST_CHECK (s == GCV_OK, "wait after the full device: %s", err.message);
-      compare ("after the full device", 1, pg, ng, pc, nc);
+      if (gcv_vcm_cpu_set_reference (cpu, &a, &err) == GCV_OK
+          && gcv_vcm_cpu_process (cpu, &p, &b, pc, &nc, 0, NULL, &err) == GCV_OK)
+        compare ("after the full device", 1, pg, *ng, pc, nc);
+      else
+        gcv_test_fail ("errors: CPU: %s", err.message);
     }
-    gcv_vcm_cuda_free (cu);
   }
+  gcv_vcm_cuda_free (cu);
+  gcv_vcm_cpu_free (cpu);
+  gcv_cuda_free (da.data);
+  gcv_cuda_free (db.data);
+  gcv_cuda_free (dsmall.data);
   free (a.data);
   free (b.data);
   free (small.data);
-  free (pg);
+  gcv_cuda_host_free (pg);
+  gcv_cuda_host_free (ng);
   free (pc);
 }
 
@@ -455,37 +581,45 @@ cmp_double (const void *a, const void *b)
 }
 
 /* Median phase times of tracks (15 after 3 warm-up), frames of a warp
- * rotating; the first 3 tracks are also compared with the CPU. */
+ * rotating (uploaded once); the first 3 tracks are also compared with the
+ * CPU. */
 static void
 time_case (int w, int h, const GcvVcmParams * p, const char *label)
 {
   enum { N_FRAMES = 6, N = 15, WARM = 3 };
-  GcvPlane f[N_FRAMES];
+  GcvPlane f[N_FRAMES], d[N_FRAMES];
   GcvError err = { GCV_OK, "" };
-  GcvVcmCuda *cu = gcv_vcm_cuda_new (0, w, h, stream, &err);
+  GcvVcmCuda *cu = gcv_vcm_cuda_new (w, h, &err);
   GcvVcmCpu *cpu = gcv_vcm_cpu_new (w, h, &err);
-  GcvVcmPoint *pg = gcv_test_malloc ((size_t) p->max_points * sizeof (*pg));
+  GcvVcmPoint *pg = gcv_test_pinned_malloc ((size_t) p->max_points * sizeof (*pg));
   GcvVcmPoint *pc = gcv_test_malloc ((size_t) p->max_points * sizeof (*pc));
+  int *ng = gcv_test_pinned_malloc (sizeof (int));
   double tp[N], tn[N], tv[N], tt[N], host[N];
   char pstr[200];
-  int ok, ng = 0, nc = 0;
+  int ok, nc = 0;
 
   n_cases++;
-  for (int i = 0; i < N_FRAMES; i++)
+  memset (d, 0, sizeof (d));
+  *ng = 0;
+  ok = cu && cpu;
+  for (int i = 0; i < N_FRAMES; i++) {
     f[i] = frame (SRC_WARP, 0, w, h, i, 0);
-  ok = cu && cpu && gcv_vcm_cuda_set_reference (cu, &f[0], &err) == GCV_OK
+    ok = ok && frame_upload (&f[i], 1, &d[i], label) == 0;
+  }
+  ok = ok && gcv_vcm_cuda_set_reference (cu, &d[0], stream, &err) == GCV_OK
       && gcv_vcm_cpu_set_reference (cpu, &f[0], &err) == GCV_OK;
   for (int k = 0; k < N + WARM && ok; k++) {
     GcvVcmTimes t;
-    const GcvPlane *c = &f[(k + 1) % N_FRAMES];
+    const int c = (k + 1) % N_FRAMES;
     double t0 = gcv_test_now_s ();
-    ok = gcv_vcm_cuda_upload (cu, c, &err) == GCV_OK && gcv_vcm_cuda_track (cu, p, &err) == GCV_OK
-        && gcv_vcm_cuda_wait (cu, pg, &ng, &t, &err) == GCV_OK;
+    ok = gcv_vcm_cuda_track (cu, p, &d[c], pg, ng, stream, &err) == GCV_OK
+        && gcv_cuda_stream_sync (stream, &err) == GCV_OK;
     double t1 = gcv_test_now_s ();
+    ok = ok && gcv_vcm_cuda_times (cu, &t, &err) == GCV_OK;
     if (ok && k < WARM) {
-      ok = gcv_vcm_cpu_process (cpu, p, c, pc, &nc, 0, NULL, &err) == GCV_OK;
+      ok = gcv_vcm_cpu_process (cpu, p, &f[c], pc, &nc, 0, NULL, &err) == GCV_OK;
       if (ok)
-        compare (label, k + 1, pg, ng, pc, nc);
+        compare (label, k + 1, pg, *ng, pc, nc);
       if (k == WARM - 1)
         gcv_vcm_cpu_free (cpu), cpu = NULL;
     }
@@ -505,15 +639,19 @@ time_case (int w, int h, const GcvVcmParams * p, const char *label)
     qsort (tt, N, sizeof (double), cmp_double);
     qsort (host, N, sizeof (double), cmp_double);
     printf ("timing %s: %dx%d %s: %d points; median points %.3f ms, ncm %.3f ms, vcm %.3f ms, total %.3f ms "
-        "(min %.3f, max %.3f); upload + track + wait on the host %.3f ms\n", label, w, h,
-        params_string (p, pstr, sizeof (pstr)), ng, tp[N / 2], tn[N / 2], tv[N / 2], tt[N / 2], tt[0], tt[N - 1],
+        "(min %.3f, max %.3f); track + wait on the host %.3f ms\n", label, w, h,
+        params_string (p, pstr, sizeof (pstr)), *ng, tp[N / 2], tn[N / 2], tv[N / 2], tt[N / 2], tt[0], tt[N - 1],
         host[N / 2]);
   }
+  gcv_cuda_stream_sync (stream, &err);
   gcv_vcm_cuda_free (cu);
   gcv_vcm_cpu_free (cpu);
-  for (int i = 0; i < N_FRAMES; i++)
+  for (int i = 0; i < N_FRAMES; i++) {
     free (f[i].data);
-  free (pg);
+    gcv_cuda_free (d[i].data);
+  }
+  gcv_cuda_host_free (pg);
+  gcv_cuda_host_free (ng);
   free (pc);
 }
 
@@ -526,6 +664,10 @@ main (void)
   setvbuf (stdout, NULL, _IOLBF, 0);
   stream = gcv_test_cuda_setup ();
   quick = gcv_test_env_flag ("GCV_TEST_QUICK");
+  {
+    GcvError err = { GCV_OK, "" };
+    n_devices = gcv_cuda_device_count (&err);
+  }
   n_warps = vcm_test_standard_warps (&warps);
   for (int i = 0; i < 4; i++) {
     photo[i] = vcm_test_photo_luma (photo_files[i], &photo_w[i], &photo_h[i]);
@@ -540,8 +682,10 @@ main (void)
   printf ("matrix done (%ld cases, %ld tracks, %ld points, %ld failures, %.1f s)\n", n_cases, n_tracks,
       n_points_total, gcv_test_failures, gcv_test_now_s () - t0);
   test_changes ();
-  printf ("changes done (%ld cases, %ld tracks, %ld failures, %.1f s)\n", n_cases, n_tracks, gcv_test_failures,
-      gcv_test_now_s () - t0);
+  test_queued (SRC_WARP, 4, quick ? 96 : 200, quick ? 72 : 150);
+  test_queued (SRC_NOISE, 8, 80, 64);
+  printf ("changes and queued tracks done (%ld cases, %ld tracks, %ld failures, %.1f s)\n", n_cases, n_tracks,
+      gcv_test_failures, gcv_test_now_s () - t0);
   if (!quick) {
     GcvVcmParams pa = params (16, 2, 2048, 8, 5, 64, 24, 12, 0.25, 4, 1);
     GcvVcmParams pb = params (16, 2, 8192, 8, 5, 64, 24, 12, 0.25, 4, 1);

@@ -577,6 +577,125 @@ skip_rows (Row ** rows, int n, const char *why)
     gcvb_result_skip (&rows[i]->m, "%s", why);
 }
 
+#if GCVB_DIBR_CUDA
+/* The CUDA rows' planes.  The backend takes device planes and the
+ * caller's stream, as the element gives them: the clip's variants in
+ * pinned host memory (as from the element's buffer pool), uploaded every
+ * frame into the view's device planes; device outputs downloaded into
+ * pinned host planes (packed, so that keep_ref reads them as Outs). */
+typedef struct {
+  int n;
+  void **rgba, **depth;         /* [n] pinned, packed */
+  GcvPlane d_rgba, d_depth;     /* the view (pitched) */
+  GcvPlane d_out[2], d_zout, d_clean;   /* outputs (pitched) */
+  Outs host;                    /* pinned, packed */
+} CudaPlanes;
+
+static void
+cuda_planes_clear (CudaPlanes * cp)
+{
+  for (int k = 0; k < cp->n && cp->rgba; k++) {
+    gcv_cuda_host_free (cp->rgba[k]);
+    gcv_cuda_host_free (cp->depth[k]);
+  }
+  g_free (cp->rgba);
+  g_free (cp->depth);
+  gcv_cuda_free (cp->d_rgba.data);
+  gcv_cuda_free (cp->d_depth.data);
+  for (int e = 0; e < 2; e++) {
+    gcv_cuda_free (cp->d_out[e].data);
+    gcv_cuda_host_free (cp->host.rgba[e].data);
+    gcv_cuda_host_free (cp->host.depth[e].data);
+  }
+  gcv_cuda_free (cp->d_zout.data);
+  gcv_cuda_free (cp->d_clean.data);
+  gcv_cuda_host_free (cp->host.clean.data);
+  memset (cp, 0, sizeof (*cp));
+}
+
+static gboolean
+dev_plane (GcvPlane * p, int w, int h, int bpp, GcvError * err)
+{
+  p->width = w;
+  p->height = h;
+  return gcv_cuda_malloc_2d (&p->data, &p->stride, (size_t) w * bpp, h, err) == GCV_OK;
+}
+
+static gboolean
+pinned_plane (GcvPlane * p, int w, int h, int bpp, GcvError * err)
+{
+  p->width = w;
+  p->height = h;
+  p->stride = (size_t) w * bpp;
+  if (gcv_cuda_host_alloc (&p->data, p->stride * h, err) != GCV_OK)
+    return FALSE;
+  memset (p->data, 0, p->stride * h);
+  return TRUE;
+}
+
+static gboolean
+cuda_planes_init (CudaPlanes * cp, const Clip * clip, GcvError * err)
+{
+  const int W = clip->width, H = clip->height;
+
+  memset (cp, 0, sizeof (*cp));
+  cp->n = clip->n;
+  cp->rgba = g_new0 (void *, clip->n);
+  cp->depth = g_new0 (void *, clip->n);
+  for (int k = 0; k < clip->n; k++) {
+    if (gcv_cuda_host_alloc (&cp->rgba[k], (size_t) W * H * 4, err) != GCV_OK
+        || gcv_cuda_host_alloc (&cp->depth[k], (size_t) W * H, err) != GCV_OK)
+      return FALSE;
+    memcpy (cp->rgba[k], clip->rgba[k], (size_t) W * H * 4);
+    memcpy (cp->depth[k], clip->depth[k], (size_t) W * H);
+  }
+  if (!dev_plane (&cp->d_rgba, W, H, 4, err) || !dev_plane (&cp->d_depth, W, H, 1, err)
+      || !dev_plane (&cp->d_zout, W, H, 4, err) || !dev_plane (&cp->d_clean, W, H, 4, err)
+      || !pinned_plane (&cp->host.clean, W, H, 4, err))
+    return FALSE;
+  for (int e = 0; e < 2; e++)
+    if (!dev_plane (&cp->d_out[e], W, H, 4, err) || !pinned_plane (&cp->host.rgba[e], W, H, 4, err)
+        || !pinned_plane (&cp->host.depth[e], W, H, 4, err))
+      return FALSE;
+  return TRUE;
+}
+
+/* The view on the device (its planes hold the variant last uploaded). */
+static GcvDibrView
+cuda_view (const CudaPlanes * cp, const Clip * clip)
+{
+  GcvDibrView v = clip_view (clip, 0);
+
+  v.rgba = cp->d_rgba;
+  v.depth = cp->d_depth;
+  return v;
+}
+
+/* Queues the upload of variant k into the view's device planes and the
+ * set of view 0 (a view of the clip's size: no wait needed after the
+ * first set). */
+static gboolean
+cuda_set_variant (GcvDibrCuda * ctx, CudaPlanes * cp, const Clip * clip, int k, void *stream, GcvError * err)
+{
+  GcvDibrView v = cuda_view (cp, clip);
+  const int W = clip->width, H = clip->height;
+
+  k %= cp->n;
+  return gcv_cuda_upload_2d (cp->d_rgba.data, cp->d_rgba.stride, cp->rgba[k], (size_t) W * 4, (size_t) W * 4, H,
+      stream, err) == GCV_OK
+      && gcv_cuda_upload_2d (cp->d_depth.data, cp->d_depth.stride, cp->depth[k], (size_t) W, (size_t) W, H, stream,
+      err) == GCV_OK && gcv_dibr_cuda_set_view (ctx, 0, &v, stream, err) == GCV_OK;
+}
+
+/* Queues the download of a device plane into a packed pinned one. */
+static gboolean
+cuda_download (const GcvPlane * dev, const GcvPlane * host, int bpp, void *stream, GcvError * err)
+{
+  return gcv_cuda_download_2d (host->data, host->stride, dev->data, dev->stride, (size_t) dev->width * bpp,
+      dev->height, stream, err) == GCV_OK;
+}
+#endif
+
 static void
 bench_cuda (int ci, const Clip * clip)
 {
@@ -601,54 +720,63 @@ bench_cuda (int ci, const Clip * clip)
     void *stream = NULL;
     GcvError err = { 0 };
     Samples sk, s1, sw;
-    Outs o;
+    CudaPlanes cp;
+    GcvDibrView view;
+    Outs *o = &cp.host;
     double wall0 = 0;
 
     case_cameras (ci, &src, virt);
-    outs_init (&o, c->width, c->height);
+    memset (&cp, 0, sizeof (cp));
     samples_init (&sk, runs);
     samples_init (&s1, runs);
     samples_init (&sw, runs);
     if (gcv_cuda_set_device (opt.device, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK
-        || gcv_cuda_event_new (&e0, &err) != GCV_OK || gcv_cuda_event_new (&e1, &err) != GCV_OK)
+        || gcv_cuda_event_new (&e0, &err) != GCV_OK || gcv_cuda_event_new (&e1, &err) != GCV_OK
+        || !cuda_planes_init (&cp, clip, &err))
       goto fail;
-    ctx = gcv_dibr_cuda_new (opt.device, c->width, c->height, stream, &err);
+    ctx = gcv_dibr_cuda_new (c->width, c->height, &err);
     if (ctx == NULL)
       goto fail;
+    view = cuda_view (&cp, clip);
     /* (a) kernels: each render waited for alone, its GcvDibrTimes read */
     for (int i = 0; i < warmup + runs; i++) {
-      GcvDibrView v = clip_view (clip, i);
       GcvDibrTimes tm[2];
       float ms = 0;
-      if (gcv_dibr_cuda_upload_view (ctx, 0, &v, &err) != GCV_OK)
+      if (!cuda_set_variant (ctx, &cp, clip, i, stream, &err))
         goto fail;
       if (ci == CASE_PAPER) {
         /* clean_depth between events (DCBF + the download of the float
-         * plane); the view uploaded again (so that no cleaned depth can be
+         * plane); the view set again (so that no cleaned depth can be
          * reused), the DCBF render (its clean stage: kernels only); then
          * the propagation render (median and DCBF off) */
         if (gcv_cuda_event_record (e0, stream, &err) != GCV_OK
-            || gcv_dibr_cuda_clean_depth (ctx, &c->p, 0, &o.clean, &err) != GCV_OK
+            || gcv_dibr_cuda_clean_depth (ctx, &c->p, 0, &cp.d_clean, stream, &err) != GCV_OK
+            || !cuda_download (&cp.d_clean, &o->clean, 4, stream, &err)
             || gcv_cuda_event_record (e1, stream, &err) != GCV_OK
-            || gcv_dibr_cuda_wait (ctx, NULL, &err) != GCV_OK
-            || gcv_cuda_event_sync (e1, &err) != GCV_OK
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK
             || gcv_cuda_event_elapsed (e0, e1, &ms, &err) != GCV_OK
-            || gcv_dibr_cuda_upload_view (ctx, 0, &v, &err) != GCV_OK
-            || gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[0], &o.rgba[1], NULL, NULL, &err) != GCV_OK
-            || gcv_dibr_cuda_wait (ctx, &tm[0], &err) != GCV_OK
-            || gcv_dibr_cuda_render (ctx, &c->p_prop, 1, &virt[0], &o.rgba[0], &o.depth[0], NULL, &err) != GCV_OK
-            || gcv_dibr_cuda_wait (ctx, &tm[1], &err) != GCV_OK)
+            || gcv_dibr_cuda_set_view (ctx, 0, &view, stream, &err) != GCV_OK
+            || gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[0], &cp.d_out[1], NULL, NULL, stream, &err) != GCV_OK
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK
+            || gcv_dibr_cuda_times (ctx, &tm[0], &err) != GCV_OK
+            || gcv_dibr_cuda_render (ctx, &c->p_prop, 1, &virt[0], &cp.d_out[0], &cp.d_zout, NULL, stream,
+                &err) != GCV_OK
+            || !cuda_download (&cp.d_out[0], &o->rgba[0], 4, stream, &err)
+            || !cuda_download (&cp.d_zout, &o->depth[0], 4, stream, &err)
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK
+            || gcv_dibr_cuda_times (ctx, &tm[1], &err) != GCV_OK)
           goto fail;
         if (i == 0)
-          keep_ref (ci, 1, &o);
+          keep_ref (ci, 1, o);
         if (i >= warmup) {
           samples_add (&sk, tm[0].clean_ms, tm[0].clean_ms, tm[1].warp_ms, NAN);
           samples_add (&s1, ms, NAN, NAN, NAN);
         }
       } else {
         for (int e = 0; e < 2; e++)
-          if (gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[e], &o.rgba[e], NULL, NULL, &err) != GCV_OK
-              || gcv_dibr_cuda_wait (ctx, &tm[e], &err) != GCV_OK)
+          if (gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[e], &cp.d_out[e], NULL, NULL, stream, &err) != GCV_OK
+              || gcv_cuda_stream_sync (stream, &err) != GCV_OK
+              || gcv_dibr_cuda_times (ctx, &tm[e], &err) != GCV_OK)
             goto fail;
         if (i >= warmup)
           samples_add (&sk, tm[0].clean_ms + tm[0].warp_ms + tm[0].fill_ms + tm[1].clean_ms + tm[1].warp_ms
@@ -661,30 +789,31 @@ bench_cuda (int ci, const Clip * clip)
       samples_to_row (&s1, rows[1], FALSE, 0);
       gcvb_result_note (&rows[0]->m, "dcbf: clean stage events of a render (median off); prop: warp stage events "
           "of a render with median and DCBF off");
-      gcvb_result_note (&rows[1]->m, "events around gcv_dibr_cuda_clean_depth: DCBF + download of %.2f MB float",
-          c->width * (double) c->height * 4 / 1e6);
+      gcvb_result_note (&rows[1]->m, "events around gcv_dibr_cuda_clean_depth: DCBF + download of %.2f MB float "
+          "(pinned)", c->width * (double) c->height * 4 / 1e6);
     } else {
       gcvb_result_note (&rows[0]->m, "sum of both eyes' stage events, each render waited for alone (the second reuses the cleaned depth)");
       /* (b) the stereo frame as the element runs it: upload, two renders,
-       * one wait */
+       * downloads, one wait */
       for (int i = 0; i < warmup + runs; i++) {
-        GcvDibrView v = clip_view (clip, i);
         float ms = 0;
         double t0 = gcvb_now_ms (), t;
         if (i == warmup)
           wall0 = t0;
         if (gcv_cuda_event_record (e0, stream, &err) != GCV_OK
-            || gcv_dibr_cuda_upload_view (ctx, 0, &v, &err) != GCV_OK
-            || gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[0], &o.rgba[0], NULL, NULL, &err) != GCV_OK
-            || gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[1], &o.rgba[1], NULL, NULL, &err) != GCV_OK
+            || !cuda_set_variant (ctx, &cp, clip, i, stream, &err)
+            || gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[0], &cp.d_out[0], NULL, NULL, stream, &err) != GCV_OK
+            || gcv_dibr_cuda_render (ctx, &c->p, 1, &virt[1], &cp.d_out[1], NULL, NULL, stream, &err) != GCV_OK
+            || !cuda_download (&cp.d_out[0], &o->rgba[0], 4, stream, &err)
+            || !cuda_download (&cp.d_out[1], &o->rgba[1], 4, stream, &err)
             || gcv_cuda_event_record (e1, stream, &err) != GCV_OK
-            || gcv_dibr_cuda_wait (ctx, NULL, &err) != GCV_OK || gcv_cuda_event_sync (e1, &err) != GCV_OK)
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
           goto fail;
         t = gcvb_now_ms () - t0;
         if (gcv_cuda_event_elapsed (e0, e1, &ms, &err) != GCV_OK)
           goto fail;
         if (i == 0)
-          keep_ref (ci, 1, &o);
+          keep_ref (ci, 1, o);
         if (i >= warmup) {
           samples_add (&s1, ms, NAN, NAN, NAN);
           samples_add (&sw, t, NAN, NAN, NAN);
@@ -692,10 +821,11 @@ bench_cuda (int ci, const Clip * clip)
       }
       samples_to_row (&s1, rows[1], FALSE, 0);
       samples_to_row (&sw, rows[2], FALSE, gcvb_now_ms () - wall0);
-      gcvb_result_note (&rows[1]->m, "events: upload of colour + depth (%.1f MB), both renders queued, RGBA "
-          "downloads (%.1f MB)", c->width * (double) c->height * 5 / 1e6, c->width * (double) c->height * 8 / 1e6);
-      gcvb_result_note (&rows[2]->m, "host clock, upload call to wait returned; back-to-back mean %.4f ms",
-          rows[2]->m.mean_ms);
+      gcvb_result_note (&rows[1]->m, "events: upload of colour + depth from pinned memory (%.1f MB), both renders "
+          "queued, RGBA downloads into pinned memory (%.1f MB)", c->width * (double) c->height * 5 / 1e6,
+          c->width * (double) c->height * 8 / 1e6);
+      gcvb_result_note (&rows[2]->m, "host clock, upload call to the stream's wait returned; back-to-back mean "
+          "%.4f ms", rows[2]->m.mean_ms);
     }
     for (int i = 0; i < n_rows; i++) {
       g_strlcpy (rows[i]->m.backend, "cuda", sizeof (rows[i]->m.backend));
@@ -707,8 +837,12 @@ bench_cuda (int ci, const Clip * clip)
     gcvb_result_fail (&rows[0]->m, "%s", err.message);
     skip_rows (rows + 1, n_rows - 1, "see the cuda kernels row");
   done:
+    /* nothing may be queued on what goes now */
+    if (stream)
+      gcv_cuda_stream_sync (stream, &err);
     if (ctx)
       gcv_dibr_cuda_free (ctx);
+    cuda_planes_clear (&cp);
     gcv_cuda_event_free (e0);
     gcv_cuda_event_free (e1);
     if (stream)
@@ -716,7 +850,6 @@ bench_cuda (int ci, const Clip * clip)
     samples_clear (&sk);
     samples_clear (&s1);
     samples_clear (&sw);
-    outs_clear (&o);
   }
 #elif GCVB_CUDA
   (void) clip;

@@ -22,13 +22,16 @@
  *
  * Rows per case (and per method of the case):
  *  - cuda search: CUDA events around gcv_motion_cuda_search on frames
- *    already uploaded (the search queues the download of its vectors, 20
- *    bytes a block, so that is inside); cuda up+search+down: events from
- *    before gcv_motion_cuda_upload of the next frame (its host staging
- *    included) to the end of the search; cuda wall: host clock per pair,
- *    upload call to gcv_motion_cuda_wait returned.  Medians of --runs
- *    pairs after --warmup.  The frames rotate (each pair is a new frame
- *    against the previous one, as in a stream).
+ *    already on the device (the search copies its device frame into the
+ *    context, a device-to-device copy of a few microseconds, and queues
+ *    the download of its vectors, 20 bytes a block, into page-locked
+ *    memory: both are inside); cuda up+search+down: events from before
+ *    the bench's upload of the next frame (gcv_cuda_upload_2d from the
+ *    clip's pageable rows, the driver's staging included) to the end of
+ *    the search; cuda wall: host clock per pair, the upload call to the
+ *    return of the stream's synchronisation.  Medians of --runs pairs
+ *    after --warmup.  The frames rotate (each pair is a new frame against
+ *    the previous one, as in a stream).
  *  - cpu backend, all threads and 1 thread: wall clock around
  *    gcv_motion_cpu_process, within --cpu-budget a row.  Full search costs
  *    exactly (valid candidates x block pixels) SAD operations, counted
@@ -50,10 +53,11 @@
  *    wall clock per frame and the element's stats; with two or more GPUs
  *    also devices="0,1" split=parallel and split=serial.
  *  - multi-GPU (two or more devices): one device against two, backend
- *    level: parallel splitting (block rows split over contexts on devices
- *    0 and 1, queued together, waited together) and serial splitting
- *    (consecutive pairs alternate devices, two in flight), frames per
- *    second and the speedup; "1 gpu, 2 contexts" is serial splitting on
+ *    level (each context with its stream, its device made current before
+ *    its calls, the frames uploaded to its device): parallel splitting
+ *    (block rows split over contexts on devices 0 and 1, queued together,
+ *    waited together) and serial splitting (consecutive pairs alternate
+ *    devices, two in flight), frames per second and the speedup; "1 gpu, 2 contexts" is serial splitting on
  *    one device (how much of serial's gain is overlap alone).  Vectors are
  *    compared with the single-device ones.
  *  - limits: for full search, the SAD operations per second (one |P - C|
@@ -1007,9 +1011,29 @@ cpu_fields (const Clip * clip, const GcvMotionParams * p, Fields * f, char *msg,
 
 #if GCVB_CUDA
 
+/* A device GRAY8 plane for the clip's frames (or bands of them), on the
+ * current device; upload_plane queues a host frame's upload into it (from
+ * the clip's pageable rows: the driver stages them) and takes its size. */
+static GcvStatus
+device_plane_new (GcvPlane * dev, const Clip * clip, GcvError * err)
+{
+  dev->width = clip->width;
+  dev->height = clip->height;
+  return gcv_cuda_malloc_2d (&dev->data, &dev->stride, (size_t) clip->width, (size_t) clip->height, err);
+}
+
+static GcvStatus
+upload_plane (GcvPlane * dev, const GcvPlane * host, void *stream, GcvError * err)
+{
+  dev->width = host->width;
+  dev->height = host->height;
+  return gcv_cuda_upload_2d (dev->data, dev->stride, host->data, host->stride, (size_t) host->width,
+      (size_t) host->height, stream, err);
+}
+
 /* Pairs i = 0 .. warmup + runs - 1 of the rotating clip on one context:
- * upload frames[i + 1], search, wait; the three rows get the medians of
- * the timed pairs. */
+ * upload frames[i + 1], search, wait for the stream; the three rows get
+ * the medians of the timed pairs. */
 static void
 bench_cuda (int ci, int vi, const Clip * clip, const CheckRef * ref)
 {
@@ -1020,10 +1044,11 @@ bench_cuda (int ci, int vi, const Clip * clip, const CheckRef * ref)
   Row *rw = row_new (ROW_CUDA_WALL, ci, vi, NULL, 0);
   int cols = gcv_motion_grid_cols (clip->width, p), rows = gcv_motion_grid_rows (clip->height, p);
   int warmup = MAX (opt.warmup, 1), runs = opt.runs;
-  GcvMotionVector *vec = g_new0 (GcvMotionVector, (size_t) cols * rows);
+  GcvMotionVector *vec = NULL;
   double *ts = g_new (double, runs), *tp = g_new (double, runs), *tw = g_new (double, runs);
   GcvCudaEvent *e_up = NULL, *e_s = NULL, *e_end = NULL;
   GcvMotionCuda *ctx = NULL;
+  GcvPlane dev[2] = { { NULL, 0, 0, 0 }, { NULL, 0, 0, 0 } };    /* P, C */
   void *stream = NULL;
   GcvError err = { 0 };
   GcvPlane pl;
@@ -1033,13 +1058,16 @@ bench_cuda (int ci, int vi, const Clip * clip, const CheckRef * ref)
       full_work (clip->width, clip->height, p) : NAN;
   if (gcv_cuda_set_device (opt.device, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK
       || gcv_cuda_event_new (&e_up, &err) != GCV_OK || gcv_cuda_event_new (&e_s, &err) != GCV_OK
-      || gcv_cuda_event_new (&e_end, &err) != GCV_OK)
+      || gcv_cuda_event_new (&e_end, &err) != GCV_OK || device_plane_new (&dev[0], clip, &err) != GCV_OK
+      || device_plane_new (&dev[1], clip, &err) != GCV_OK
+      || gcv_cuda_host_alloc ((void **) &vec, sizeof (GcvMotionVector) * cols * rows, &err) != GCV_OK)
     goto fail;
-  ctx = gcv_motion_cuda_new (opt.device, clip->width, clip->height, stream, &err);
+  ctx = gcv_motion_cuda_new (clip->width, clip->height, &err);
   if (ctx == NULL)
     goto fail;
   pl = clip_plane (clip, 0, 0, clip->height);
-  if (gcv_motion_cuda_set_reference (ctx, &pl, &err) != GCV_OK)
+  if (upload_plane (&dev[0], &pl, stream, &err) != GCV_OK
+      || gcv_motion_cuda_set_reference (ctx, &dev[0], stream, &err) != GCV_OK)
     goto fail;
   for (int i = 0; i < warmup + runs; i++) {
     double t0 = gcvb_now_ms ();
@@ -1047,11 +1075,10 @@ bench_cuda (int ci, int vi, const Clip * clip, const CheckRef * ref)
     if (i == warmup)
       wall0 = t0;
     pl = clip_plane (clip, (i + 1) % clip->n, 0, clip->height);
-    if (gcv_cuda_event_record (e_up, stream, &err) != GCV_OK || gcv_motion_cuda_upload (ctx, &pl, &err) != GCV_OK
+    if (gcv_cuda_event_record (e_up, stream, &err) != GCV_OK || upload_plane (&dev[1], &pl, stream, &err) != GCV_OK
         || gcv_cuda_event_record (e_s, stream, &err) != GCV_OK
-        || gcv_motion_cuda_search (ctx, p, 0, -1, &err) != GCV_OK
-        || gcv_cuda_event_record (e_end, stream, &err) != GCV_OK || gcv_motion_cuda_wait (ctx, vec, &err) != GCV_OK
-        || gcv_cuda_event_sync (e_end, &err) != GCV_OK)
+        || gcv_motion_cuda_search (ctx, p, &dev[1], 0, -1, vec, stream, &err) != GCV_OK
+        || gcv_cuda_event_record (e_end, stream, &err) != GCV_OK || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
       goto fail;
     if (i < warmup)
       continue;
@@ -1078,14 +1105,15 @@ bench_cuda (int ci, int vi, const Clip * clip, const CheckRef * ref)
 
   /* the check: the CPU reference's pair and band on a context of that size */
   if (ref != NULL && ref->vec != NULL && !gcvb_skipped (&opt, "check")) {
-    GcvMotionCuda *cc = ref->band_h == clip->height ? ctx :
-        gcv_motion_cuda_new (opt.device, clip->width, ref->band_h, stream, &err);
+    GcvMotionCuda *cc = ref->band_h == clip->height ? ctx : gcv_motion_cuda_new (clip->width, ref->band_h, &err);
     GcvMotionVector *got = g_new0 (GcvMotionVector, ref->n);
     GcvPlane a = clip_plane (clip, 0, ref->band_y0, ref->band_h), b = clip_plane (clip, 1, ref->band_y0,
         ref->band_h);
-    if (cc == NULL || gcv_motion_cuda_set_reference (cc, &a, &err) != GCV_OK
-        || gcv_motion_cuda_upload (cc, &b, &err) != GCV_OK || gcv_motion_cuda_search (cc, p, 0, -1, &err) != GCV_OK
-        || gcv_motion_cuda_wait (cc, got, &err) != GCV_OK) {
+    if (cc == NULL || upload_plane (&dev[0], &a, stream, &err) != GCV_OK
+        || gcv_motion_cuda_set_reference (cc, &dev[0], stream, &err) != GCV_OK
+        || upload_plane (&dev[1], &b, stream, &err) != GCV_OK
+        || gcv_motion_cuda_search (cc, p, &dev[1], 0, -1, got, stream, &err) != GCV_OK
+        || gcv_cuda_stream_sync (stream, &err) != GCV_OK) {
       gcvb_result_note (&rs->m, "check failed: %s", err.message);
       gcvb_n_failures++;
     } else {
@@ -1111,6 +1139,8 @@ fail:
   gcvb_result_skip (&rp->m, "see the cuda search row");
   gcvb_result_skip (&rw->m, "see the cuda search row");
 done:
+  if (stream)
+    gcv_cuda_stream_sync (stream, &err);
   if (ctx)
     gcv_motion_cuda_free (ctx);
   gcv_cuda_event_free (e_up);
@@ -1118,7 +1148,9 @@ done:
   gcv_cuda_event_free (e_end);
   if (stream)
     gcv_cuda_stream_free (stream);
-  g_free (vec);
+  gcv_cuda_free (dev[0].data);
+  gcv_cuda_free (dev[1].data);
+  gcv_cuda_host_free (vec);
   g_free (ts);
   g_free (tp);
   g_free (tw);
@@ -1130,14 +1162,18 @@ cuda_fields (const Clip * clip, const GcvMotionParams * p, Fields * f, char *msg
   GcvError err = { 0 };
   GcvMotionCuda *ctx = NULL;
   GcvMotionVector *scratch = g_new (GcvMotionVector, (size_t) f->cols * f->rows);
+  GcvPlane dev = { NULL, 0, 0, 0 };
+  void *stream = NULL;
   gboolean ok;
 
-  ok = gcv_cuda_set_device (opt.device, &err) == GCV_OK
-      && (ctx = gcv_motion_cuda_new (opt.device, clip->width, clip->height, NULL, &err)) != NULL;
+  ok = gcv_cuda_set_device (opt.device, &err) == GCV_OK && gcv_cuda_stream_new (&stream, &err) == GCV_OK
+      && device_plane_new (&dev, clip, &err) == GCV_OK
+      && (ctx = gcv_motion_cuda_new (clip->width, clip->height, &err)) != NULL;
   for (int si = 0; ok && si < clip->n_sources; si++) {
     const Source *s = &clip->sources[si];
     GcvPlane pl = clip_plane (clip, s->first, 0, clip->height);
-    ok = gcv_motion_cuda_set_reference (ctx, &pl, &err) == GCV_OK;
+    ok = upload_plane (&dev, &pl, stream, &err) == GCV_OK
+        && gcv_motion_cuda_set_reference (ctx, &dev, stream, &err) == GCV_OK;
     for (int k = 1; ok && k < s->n; k++) {
       int pi = -1;
       GcvMotionVector *out = scratch;
@@ -1147,14 +1183,22 @@ cuda_fields (const Clip * clip, const GcvMotionParams * p, Fields * f, char *msg
       if (pi >= 0)
         out = f->fields[pi] = g_new (GcvMotionVector, (size_t) f->cols * f->rows);
       pl = clip_plane (clip, s->first + k, 0, clip->height);
-      ok = gcv_motion_cuda_upload (ctx, &pl, &err) == GCV_OK && gcv_motion_cuda_search (ctx, p, 0, -1,
-          &err) == GCV_OK && gcv_motion_cuda_wait (ctx, out, &err) == GCV_OK;
+      /* in stream order: each upload comes after the search that copied
+       * the frame before it */
+      ok = upload_plane (&dev, &pl, stream, &err) == GCV_OK
+          && gcv_motion_cuda_search (ctx, p, &dev, 0, -1, out, stream, &err) == GCV_OK;
     }
   }
+  ok = ok && gcv_cuda_stream_sync (stream, &err) == GCV_OK;
   if (!ok)
     g_strlcpy (msg, err.message, len);
+  if (stream)
+    gcv_cuda_stream_sync (stream, &err);
   if (ctx)
     gcv_motion_cuda_free (ctx);
+  if (stream)
+    gcv_cuda_stream_free (stream);
+  gcv_cuda_free (dev.data);
   g_free (scratch);
   return ok;
 }
@@ -1172,7 +1216,9 @@ static const char *const multi_names[] = { "1 gpu", "1 gpu, 2 contexts", "2 gpus
 
 /* Pairs i = 0 .. warmup + runs - 1 (frames[i] -> frames[i + 1] of the
  * rotating clip) in the mode; *ms_per_pair over the timed ones, `keep`
- * gets the vectors of pair `keep_i`. */
+ * gets the vectors of pair `keep_i`.  Each context has its stream and two
+ * device planes (P, C) on its device, made current before its calls; the
+ * frames are uploaded to every context's device that needs them. */
 static gboolean
 multi_run (const Clip * clip, const GcvMotionParams * p, MultiMode mode, int warmup, int runs, int keep_i,
     GcvMotionVector * keep, double *ms_per_pair, char *msg, size_t len)
@@ -1180,83 +1226,103 @@ multi_run (const Clip * clip, const GcvMotionParams * p, MultiMode mode, int war
   int cols = gcv_motion_grid_cols (clip->width, p), rows = gcv_motion_grid_rows (clip->height, p);
   int dev[2] = { 0, mode == MULTI_ONE || mode == MULTI_ONE_2CTX ? 0 : 1 };
   int n_ctx = mode == MULTI_ONE ? 1 : 2, mid = rows / 2;
+  const size_t vec_bytes = sizeof (GcvMotionVector) * cols * rows;
   GcvMotionCuda *ctx[2] = { NULL, NULL };
-  GcvMotionVector *vec[2];
+  void *stream[2] = { NULL, NULL };
+  GcvPlane planes[2][2];         /* per context: P, C */
+  GcvMotionVector *vec[2] = { NULL, NULL };
   int pending[2] = { -1, -1 };  /* serial: the pair in flight on each context */
   GcvError err = { 0 };
   gboolean ok = TRUE;
   double t0 = 0;
   GcvPlane pl;
 
-  vec[0] = g_new0 (GcvMotionVector, (size_t) cols * rows);
-  vec[1] = g_new0 (GcvMotionVector, (size_t) cols * rows);
+  memset (planes, 0, sizeof (planes));
   for (int k = 0; ok && k < n_ctx; k++)
-    ok = (ctx[k] = gcv_motion_cuda_new (dev[k], clip->width, clip->height, NULL, &err)) != NULL;
+    ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK && gcv_cuda_stream_new (&stream[k], &err) == GCV_OK
+        && device_plane_new (&planes[k][0], clip, &err) == GCV_OK
+        && device_plane_new (&planes[k][1], clip, &err) == GCV_OK
+        && gcv_cuda_host_alloc ((void **) &vec[k], vec_bytes, &err) == GCV_OK
+        && (ctx[k] = gcv_motion_cuda_new (clip->width, clip->height, &err)) != NULL;
   if (ok && (mode == MULTI_ONE || mode == MULTI_PARALLEL)) {
     pl = clip_plane (clip, 0, 0, clip->height);
     for (int k = 0; ok && k < n_ctx; k++)
-      ok = gcv_motion_cuda_set_reference (ctx[k], &pl, &err) == GCV_OK;
+      ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK
+          && upload_plane (&planes[k][0], &pl, stream[k], &err) == GCV_OK
+          && gcv_motion_cuda_set_reference (ctx[k], &planes[k][0], stream[k], &err) == GCV_OK;
   }
   for (int i = 0; ok && i <= warmup + runs; i++) {
     if (i == warmup) {
-      /* serial: drain the warm-up pairs before the clock starts */
-      for (int k = 0; ok && k < n_ctx; k++)
-        if (pending[k] >= 0) {
-          ok = gcv_motion_cuda_wait (ctx[k], vec[k], &err) == GCV_OK;
-          if (pending[k] == keep_i)
-            memcpy (keep, vec[k], sizeof (GcvMotionVector) * cols * rows);
-          pending[k] = -1;
-        }
+      /* drain the warm-up pairs before the clock starts */
+      for (int k = 0; ok && k < n_ctx; k++) {
+        ok = gcv_cuda_stream_sync (stream[k], &err) == GCV_OK;
+        if (ok && pending[k] >= 0 && pending[k] == keep_i)
+          memcpy (keep, vec[k], vec_bytes);
+        pending[k] = -1;
+      }
       t0 = gcvb_now_ms ();
     }
-    if (i == warmup + runs)
+    if (!ok || i == warmup + runs)
       break;
     pl = clip_plane (clip, (i + 1) % clip->n, 0, clip->height);
     if (mode == MULTI_ONE) {
-      ok = gcv_motion_cuda_upload (ctx[0], &pl, &err) == GCV_OK
-          && gcv_motion_cuda_search (ctx[0], p, 0, -1, &err) == GCV_OK
-          && gcv_motion_cuda_wait (ctx[0], vec[0], &err) == GCV_OK;
+      ok = upload_plane (&planes[0][1], &pl, stream[0], &err) == GCV_OK
+          && gcv_motion_cuda_search (ctx[0], p, &planes[0][1], 0, -1, vec[0], stream[0], &err) == GCV_OK
+          && gcv_cuda_stream_sync (stream[0], &err) == GCV_OK;
       if (ok && i == keep_i)
-        memcpy (keep, vec[0], sizeof (GcvMotionVector) * cols * rows);
+        memcpy (keep, vec[0], vec_bytes);
     } else if (mode == MULTI_PARALLEL) {
       /* both devices get the frame; each searches half the block rows;
        * the vectors land in one array */
-      ok = gcv_motion_cuda_upload (ctx[0], &pl, &err) == GCV_OK && gcv_motion_cuda_upload (ctx[1], &pl,
-          &err) == GCV_OK && gcv_motion_cuda_search (ctx[0], p, 0, mid, &err) == GCV_OK
-          && gcv_motion_cuda_search (ctx[1], p, mid, -1, &err) == GCV_OK
-          && gcv_motion_cuda_wait (ctx[0], vec[0], &err) == GCV_OK && gcv_motion_cuda_wait (ctx[1], vec[0],
-          &err) == GCV_OK;
+      for (int k = 0; ok && k < 2; k++)
+        ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK
+            && upload_plane (&planes[k][1], &pl, stream[k], &err) == GCV_OK
+            && gcv_motion_cuda_search (ctx[k], p, &planes[k][1], k ? mid : 0, k ? -1 : mid, vec[0], stream[k],
+                &err) == GCV_OK;
+      ok = ok && gcv_cuda_stream_sync (stream[0], &err) == GCV_OK
+          && gcv_cuda_stream_sync (stream[1], &err) == GCV_OK;
       if (ok && i == keep_i)
-        memcpy (keep, vec[0], sizeof (GcvMotionVector) * cols * rows);
+        memcpy (keep, vec[0], vec_bytes);
     } else {
       /* serial: pair i to context i % 2, after collecting the pair it had */
       int k = i % 2;
       GcvPlane ref = clip_plane (clip, i % clip->n, 0, clip->height);
       if (pending[k] >= 0) {
-        ok = gcv_motion_cuda_wait (ctx[k], vec[k], &err) == GCV_OK;
+        ok = gcv_cuda_stream_sync (stream[k], &err) == GCV_OK;
         if (ok && pending[k] == keep_i)
-          memcpy (keep, vec[k], sizeof (GcvMotionVector) * cols * rows);
+          memcpy (keep, vec[k], vec_bytes);
       }
-      ok = ok && gcv_motion_cuda_set_reference (ctx[k], &ref, &err) == GCV_OK
-          && gcv_motion_cuda_upload (ctx[k], &pl, &err) == GCV_OK
-          && gcv_motion_cuda_search (ctx[k], p, 0, -1, &err) == GCV_OK;
+      ok = ok && gcv_cuda_set_device (dev[k], &err) == GCV_OK
+          && upload_plane (&planes[k][0], &ref, stream[k], &err) == GCV_OK
+          && gcv_motion_cuda_set_reference (ctx[k], &planes[k][0], stream[k], &err) == GCV_OK
+          && upload_plane (&planes[k][1], &pl, stream[k], &err) == GCV_OK
+          && gcv_motion_cuda_search (ctx[k], p, &planes[k][1], 0, -1, vec[k], stream[k], &err) == GCV_OK;
       pending[k] = i;
     }
   }
   for (int k = 0; ok && k < n_ctx; k++)
     if (pending[k] >= 0) {
-      ok = gcv_motion_cuda_wait (ctx[k], vec[k], &err) == GCV_OK;
+      ok = gcv_cuda_stream_sync (stream[k], &err) == GCV_OK;
       if (ok && pending[k] == keep_i)
-        memcpy (keep, vec[k], sizeof (GcvMotionVector) * cols * rows);
+        memcpy (keep, vec[k], vec_bytes);
     }
   *ms_per_pair = (gcvb_now_ms () - t0) / runs;
   if (!ok)
     g_strlcpy (msg, err.message, len);
-  for (int k = 0; k < n_ctx; k++)
+  for (int k = 0; k < n_ctx; k++) {
+    GcvError e2 = { 0 };
+    gcv_cuda_set_device (dev[k], &e2);
+    if (stream[k])
+      gcv_cuda_stream_sync (stream[k], &e2);
     if (ctx[k])
       gcv_motion_cuda_free (ctx[k]);
-  g_free (vec[0]);
-  g_free (vec[1]);
+    if (stream[k])
+      gcv_cuda_stream_free (stream[k]);
+    gcv_cuda_free (planes[k][0].data);
+    gcv_cuda_free (planes[k][1].data);
+    gcv_cuda_host_free (vec[k]);
+  }
+  gcv_cuda_set_device (opt.device, &err);
   return ok;
 }
 
@@ -2074,10 +2140,11 @@ print_case (int ci)
     g_print ("%-24s %-11s %4s %11s %10s %9s %8s %6s  %s%s\n", impl, md, thr, ms, fps, vs, gs, chk,
         r->m.skipped && !r->m.failed ? "skipped: " : "", r->m.note);
   }
-  g_print ("cuda search: CUDA events around the search (+ its vectors' download); up+search+down: from before the "
-      "upload of the\nnext frame; wall: host clock per pair.  cpu: wall clock.  ffmpeg: one thread, ms per field "
-      "(mestimate makes two\nper frame).  G SAD/s: full search's SAD operations (valid candidates x pixels) per "
-      "second.  check: the cuda\nbackend's vectors against the cpu backend's for the same pair (same = identical).\n");
+  g_print ("cuda search: CUDA events around the search (+ the copy of its device frame, its vectors' download); "
+      "up+search+down:\nfrom before the upload of the next frame; wall: host clock per pair.  cpu: wall clock.  "
+      "ffmpeg: one thread,\nms per field (mestimate makes two per frame).  G SAD/s: full search's SAD operations "
+      "(valid candidates x pixels)\nper second.  check: the cuda backend's vectors against the cpu backend's for "
+      "the same pair (same = identical).\n");
   if (strcmp (c->name, "codec") == 0) {
     for (guint i = 0; i < rows_arr->len; i++) {
       const Row *r = &g_array_index (rows_arr, Row, i);

@@ -21,12 +21,16 @@
  *
  * Rows per case:
  *  - cuda kernels: the three phases' CUDA event times (GcvVcmTimes of
- *    gcv_vcm_cuda_wait), each a median, and their sum's median;
- *  - cuda track: events around gcv_vcm_cuda_track (phases, the on-device
- *    point selection and the points' download);
- *  - cuda up+track+down: events from before the upload of C to the end;
- *  - cuda wall: host clock, upload call to gcv_vcm_cuda_wait returned.
- *    Medians of --runs pairs after --warmup;
+ *    gcv_vcm_cuda_times), each a median, and their sum's median;
+ *  - cuda track: events around gcv_vcm_cuda_track on a frame already on
+ *    the device (the copy of that device frame into the context, a few
+ *    microseconds, the phases, the on-device point selection and the
+ *    download of the points and their number into page-locked memory);
+ *  - cuda up+track+down: events from before the bench's upload of C
+ *    (gcv_cuda_upload_2d from the clip's pageable rows, the driver's
+ *    staging included) to the end;
+ *  - cuda wall: host clock, the upload call to the return of the stream's
+ *    synchronisation.  Medians of --runs pairs after --warmup;
  *  - cpu backend, all threads and 1 thread: wall clock around
  *    gcv_vcm_cpu_process (and its per-phase times), within --cpu-budget a
  *    row (a warm-up call sets how many of at most --cpu-runs follow);
@@ -526,9 +530,11 @@ bench_cuda (int ci, const Clip * clip)
   {
     const Case *c = &cases[ci];
     int warmup = MAX (opt.warmup, 1), runs = opt.runs;
-    GcvVcmPoint *pts = g_new0 (GcvVcmPoint, c->p.max_points);
+    GcvVcmPoint *pts = NULL;
+    int *n = NULL;
     GcvCudaEvent *e_up = NULL, *e_tr = NULL, *e_end = NULL;
     GcvVcmCuda *ctx = NULL;
+    GcvPlane dev[2] = { { NULL, clip->width, clip->height, 0 }, { NULL, clip->width, clip->height, 0 } };
     void *stream = NULL;
     GcvError err = { 0 };
     Samples sk, st, sp, sw;
@@ -538,15 +544,23 @@ bench_cuda (int ci, const Clip * clip)
     samples_init (&st, runs);
     samples_init (&sp, runs);
     samples_init (&sw, runs);
+    /* P and C on the device; the points and their number come back into
+     * page-locked memory */
     if (gcv_cuda_set_device (opt.device, &err) != GCV_OK || gcv_cuda_stream_new (&stream, &err) != GCV_OK
         || gcv_cuda_event_new (&e_up, &err) != GCV_OK || gcv_cuda_event_new (&e_tr, &err) != GCV_OK
-        || gcv_cuda_event_new (&e_end, &err) != GCV_OK)
+        || gcv_cuda_event_new (&e_end, &err) != GCV_OK
+        || gcv_cuda_malloc_2d (&dev[0].data, &dev[0].stride, (size_t) clip->width, (size_t) clip->height,
+            &err) != GCV_OK
+        || gcv_cuda_malloc_2d (&dev[1].data, &dev[1].stride, (size_t) clip->width, (size_t) clip->height,
+            &err) != GCV_OK
+        || gcv_cuda_host_alloc ((void **) &pts, sizeof (GcvVcmPoint) * c->p.max_points, &err) != GCV_OK
+        || gcv_cuda_host_alloc ((void **) &n, sizeof (int), &err) != GCV_OK)
       goto fail;
-    ctx = gcv_vcm_cuda_new (opt.device, clip->width, clip->height, stream, &err);
+    ctx = gcv_vcm_cuda_new (clip->width, clip->height, &err);
     if (ctx == NULL)
       goto fail;
     for (int i = 0; i < warmup + runs; i++) {
-      int seq, k, n = 0;
+      int seq, k;
       GcvPlane pl;
       GcvVcmTimes tm;
       float ms_t, ms_p;
@@ -556,23 +570,28 @@ bench_cuda (int ci, const Clip * clip)
       if (k == 0 || i == 0) {
         /* a new sequence: its first frame becomes P, outside the clock */
         pl = clip_plane (clip, seq, k);
-        if (gcv_vcm_cuda_set_reference (ctx, &pl, &err) != GCV_OK || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
+        if (gcv_cuda_upload_2d (dev[0].data, dev[0].stride, pl.data, pl.stride, (size_t) pl.width,
+                (size_t) pl.height, stream, &err) != GCV_OK
+            || gcv_vcm_cuda_set_reference (ctx, &dev[0], stream, &err) != GCV_OK
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
           goto fail;
       }
       pl = clip_plane (clip, seq, k + 1);
       t0 = gcvb_now_ms ();
       if (i == warmup)
         wall0 = t0;
-      if (gcv_cuda_event_record (e_up, stream, &err) != GCV_OK || gcv_vcm_cuda_upload (ctx, &pl, &err) != GCV_OK
+      if (gcv_cuda_event_record (e_up, stream, &err) != GCV_OK
+          || gcv_cuda_upload_2d (dev[1].data, dev[1].stride, pl.data, pl.stride, (size_t) pl.width,
+              (size_t) pl.height, stream, &err) != GCV_OK
           || gcv_cuda_event_record (e_tr, stream, &err) != GCV_OK
-          || gcv_vcm_cuda_track (ctx, &c->p, &err) != GCV_OK
-          || gcv_cuda_event_record (e_end, stream, &err) != GCV_OK
-          || gcv_vcm_cuda_wait (ctx, pts, &n, &tm, &err) != GCV_OK || gcv_cuda_event_sync (e_end, &err) != GCV_OK)
+          || gcv_vcm_cuda_track (ctx, &c->p, &dev[1], pts, n, stream, &err) != GCV_OK
+          || gcv_cuda_event_record (e_end, stream, &err) != GCV_OK || gcv_cuda_stream_sync (stream, &err) != GCV_OK
+          || gcv_vcm_cuda_times (ctx, &tm, &err) != GCV_OK)
         goto fail;
       t = gcvb_now_ms () - t0;
       if (i == 0) {
-        gpu_points[ci].pts = g_memdup2 (pts, sizeof (GcvVcmPoint) * MAX (n, 1));
-        gpu_points[ci].n = n;
+        gpu_points[ci].pts = g_memdup2 (pts, sizeof (GcvVcmPoint) * MAX (*n, 1));
+        gpu_points[ci].n = *n;
       }
       if (i < warmup)
         continue;
@@ -586,7 +605,7 @@ bench_cuda (int ci, const Clip * clip)
       st.t[st.count] = ms_t;
       sp.t[sp.count] = ms_p;
       sw.t[sw.count] = t;
-      sk.n[sk.count] = st.n[st.count] = sp.n[sp.count] = sw.n[sw.count] = n;
+      sk.n[sk.count] = st.n[st.count] = sp.n[sp.count] = sw.n[sw.count] = *n;
       sk.count++, st.count++, sp.count++, sw.count++;
     }
     {
@@ -600,8 +619,8 @@ bench_cuda (int ci, const Clip * clip)
       g_strlcpy (rt->m.backend, "cuda", sizeof (rt->m.backend));
       g_strlcpy (rp->m.backend, "cuda", sizeof (rp->m.backend));
       g_strlcpy (rw->m.backend, "cuda", sizeof (rw->m.backend));
-      gcvb_result_note (&rw->m, "mean over the run %.4f ms (the upload call to wait returned, back to back)",
-          rw->m.mean_ms);
+      gcvb_result_note (&rw->m, "mean over the run %.4f ms (the upload call to the stream's sync returned, back to "
+          "back)", rw->m.mean_ms);
     }
     print_row_progress (rk);
     print_row_progress (rt);
@@ -614,6 +633,8 @@ bench_cuda (int ci, const Clip * clip)
     gcvb_result_skip (&rp->m, "see the cuda kernels row");
     gcvb_result_skip (&rw->m, "see the cuda kernels row");
   done:
+    if (stream)
+      gcv_cuda_stream_sync (stream, &err);
     if (ctx)
       gcv_vcm_cuda_free (ctx);
     gcv_cuda_event_free (e_up);
@@ -621,11 +642,14 @@ bench_cuda (int ci, const Clip * clip)
     gcv_cuda_event_free (e_end);
     if (stream)
       gcv_cuda_stream_free (stream);
+    gcv_cuda_free (dev[0].data);
+    gcv_cuda_free (dev[1].data);
     samples_clear (&sk);
     samples_clear (&st);
     samples_clear (&sp);
     samples_clear (&sw);
-    g_free (pts);
+    gcv_cuda_host_free (pts);
+    gcv_cuda_host_free (n);
   }
 #else
   gcvb_result_skip (&rk->m, "built without CUDA");

@@ -741,14 +741,27 @@ struct _GcvbPipeline {
   GMutex lock;
   GCond cond;
   guint64 arrived;
+  gint64 first_us, last_us;     /* monotonic times of the first and the latest */
   int out_w, out_h;             /* of the first sample's caps, 0 unknown */
   gchar *out_format;
+  /* gcvb_pipeline_new_chain */
+  GstElement **stages;
+  int n_stages;
+  gboolean finished;            /* EOS sent and seen (gcvb_pipeline_finish) */
+  gboolean quiet;               /* bus warnings counted, not printed */
+  int n_warnings;
+  gchar *first_warning;
 };
 
 static void
 arrived_one (GcvbPipeline * p, GstSample * first)
 {
+  gint64 now = g_get_monotonic_time ();
+
   g_mutex_lock (&p->lock);
+  if (p->arrived == 0)
+    p->first_us = now;
+  p->last_us = now;
   if (p->arrived == 0 && first != NULL) {
     GstCaps *caps = gst_sample_get_caps (first);
     GstStructure *s = caps ? gst_caps_get_structure (caps, 0) : NULL;
@@ -781,31 +794,44 @@ on_new_sample (GstAppSink * sink, gpointer user_data)
   return GST_FLOW_OK;
 }
 
+/* An error or warning message (taken): printed (a warning of a quiet
+ * pipeline is counted instead, the first kept); an error's text into
+ * *message unless set.  TRUE for an error. */
+static gboolean
+bus_message (GcvbPipeline * p, GstMessage * msg, gchar ** message)
+{
+  GError *e = NULL;
+  gchar *dbg = NULL;
+  gboolean is_error = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR;
+
+  if (is_error)
+    gst_message_parse_error (msg, &e, &dbg);
+  else
+    gst_message_parse_warning (msg, &e, &dbg);
+  if (!is_error && p->quiet) {
+    if (p->n_warnings++ == 0)
+      p->first_warning = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message);
+  } else {
+    g_printerr ("    %s from %s: %s\n      %s\n", is_error ? "ERROR" : "warning",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message, dbg ? dbg : "");
+  }
+  if (is_error && *message == NULL)
+    *message = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message);
+  g_error_free (e);
+  g_free (dbg);
+  gst_message_unref (msg);
+  return is_error;
+}
+
 /* First error on the bus (warnings are printed and skipped). */
 static gboolean
-bus_failed (GstBus * bus, gchar ** message)
+bus_failed (GcvbPipeline * p, gchar ** message)
 {
   GstMessage *msg;
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING)) != NULL) {
-    GError *e = NULL;
-    gchar *dbg = NULL;
-    gboolean is_error = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR;
-
-    if (is_error)
-      gst_message_parse_error (msg, &e, &dbg);
-    else
-      gst_message_parse_warning (msg, &e, &dbg);
-    g_printerr ("    %s from %s: %s\n      %s\n", is_error ? "ERROR" : "warning",
-        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message, dbg ? dbg : "");
-    if (is_error && *message == NULL)
-      *message = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message);
-    g_error_free (e);
-    g_free (dbg);
-    gst_message_unref (msg);
-    if (is_error)
+  while ((msg = gst_bus_pop_filtered (p->bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING)) != NULL)
+    if (bus_message (p, msg, message))
       return TRUE;
-  }
   return FALSE;
 }
 
@@ -832,7 +858,7 @@ wait_arrived (GcvbPipeline * p, gint64 target, double timeout_s, gchar ** messag
     }
     if (!signalled) {
       g_mutex_unlock (&p->lock);
-      if (bus_failed (p->bus, message))
+      if (bus_failed (p, message))
         return FALSE;
       if (g_get_monotonic_time () > deadline) {
         *message = g_strdup_printf ("no frame reached the sink for %.0f s", timeout_s);
@@ -942,6 +968,26 @@ gcvb_set_prop (GstElement * e, const char *name, const char *value)
   return TRUE;
 }
 
+/* The appsrc's caps and queue, the sink's counting (appsink with
+ * check_output, else fakesink), neither synchronised to the clock. */
+static void
+pipeline_set_ends (GcvbPipeline * p, GstCaps * in_caps, gboolean check_output)
+{
+  g_object_set (p->src, "caps", in_caps, "format", GST_FORMAT_TIME, "is-live", FALSE,
+      "max-bytes", (guint64) 0, NULL);
+  if (check_output) {
+    GstAppSinkCallbacks callbacks;
+    g_object_set (p->sink, "sync", FALSE, "async", FALSE, "enable-last-sample", FALSE,
+        "max-buffers", 0, "drop", FALSE, NULL);
+    memset (&callbacks, 0, sizeof (callbacks));
+    callbacks.new_sample = on_new_sample;
+    gst_app_sink_set_callbacks (GST_APP_SINK (p->sink), &callbacks, p, NULL);
+  } else {
+    g_object_set (p->sink, "sync", FALSE, "async", FALSE, "signal-handoffs", TRUE, NULL);
+    g_signal_connect (p->sink, "handoff", G_CALLBACK (on_handoff), p);
+  }
+}
+
 GcvbPipeline *
 gcvb_pipeline_new (const char *factory, const char *name, GstCaps * in_caps, GstCaps * out_caps,
     gboolean check_output, GcvbResult * r)
@@ -982,21 +1028,9 @@ gcvb_pipeline_new (const char *factory, const char *name, GstCaps * in_caps, Gst
     return NULL;
   }
 
-  g_object_set (p->src, "caps", in_caps, "format", GST_FORMAT_TIME, "is-live", FALSE,
-      "max-bytes", (guint64) 0, NULL);
   if (filter != NULL)
     g_object_set (filter, "caps", out_caps, NULL);
-  if (check_output) {
-    GstAppSinkCallbacks callbacks;
-    g_object_set (p->sink, "sync", FALSE, "async", FALSE, "enable-last-sample", FALSE,
-        "max-buffers", 0, "drop", FALSE, NULL);
-    memset (&callbacks, 0, sizeof (callbacks));
-    callbacks.new_sample = on_new_sample;
-    gst_app_sink_set_callbacks (GST_APP_SINK (p->sink), &callbacks, p, NULL);
-  } else {
-    g_object_set (p->sink, "sync", FALSE, "async", FALSE, "signal-handoffs", TRUE, NULL);
-    g_signal_connect (p->sink, "handoff", G_CALLBACK (on_handoff), p);
-  }
+  pipeline_set_ends (p, in_caps, check_output);
   return p;
 }
 
@@ -1034,7 +1068,7 @@ gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmu
   p->latency = latency;
   p->bus = gst_element_get_bus (p->pipe);
   if (gst_element_set_state (p->pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
-    bus_failed (p->bus, &message);
+    bus_failed (p, &message);
     gcvb_result_fail (r, "cannot start pipeline%s%s", message ? ": " : "", message ? message : "");
     gst_element_set_state (p->pipe, GST_STATE_NULL);
     g_free (message);
@@ -1098,7 +1132,7 @@ void
 gcvb_pipeline_free (GcvbPipeline * p)
 {
   /* finish cleanly: EOS, then wait for it (bounded) */
-  if (p->started && !p->broken) {
+  if (p->started && !p->broken && !p->finished) {
     GstMessage *m;
     gst_app_src_end_of_stream (GST_APP_SRC (p->src));
     /* EOS drains the frames an element with latency holds back */
@@ -1115,9 +1149,213 @@ gcvb_pipeline_free (GcvbPipeline * p)
     gst_object_unref (p->bus);
   gst_object_unref (p->pipe);
   g_free (p->out_format);
+  g_free (p->stages);
+  g_free (p->first_warning);
   g_mutex_clear (&p->lock);
   g_cond_clear (&p->cond);
   g_free (p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* pipelines of several elements */
+
+GcvbPipeline *
+gcvb_pipeline_new_chain (const GcvbStage * stages, int n, GstCaps * in_caps, GcvbResult * r)
+{
+  GcvbPipeline *p = g_new0 (GcvbPipeline, 1);
+  GstElement *last;
+
+  g_snprintf (p->factory, sizeof (p->factory), "%s%s", stages[0].factory, n > 1 ? " ! ..." : "");
+  g_mutex_init (&p->lock);
+  g_cond_init (&p->cond);
+  p->pipe = gst_pipeline_new ("bench");
+  p->stages = g_new0 (GstElement *, n);
+  p->n_stages = n;
+  p->src = gst_element_factory_make ("appsrc", "src");
+  p->sink = gst_element_factory_make ("fakesink", "sink");
+  if (p->src == NULL || p->sink == NULL) {
+    gcvb_result_fail (r, "element %s missing", p->src == NULL ? "appsrc" : "fakesink");
+    g_clear_object (&p->src);
+    g_clear_object (&p->sink);
+    gcvb_pipeline_free (p);
+    return NULL;
+  }
+  gst_bin_add_many (GST_BIN (p->pipe), p->src, p->sink, NULL);
+  last = p->src;
+  for (int i = 0; i < n; i++) {
+    GstElement *e = gst_element_factory_make (stages[i].factory, stages[i].name);
+    GstElement *f = NULL;
+    if (e == NULL) {
+      gcvb_result_fail (r, "element %s not found (plugin not loaded?)", stages[i].factory);
+      gcvb_pipeline_free (p);
+      return NULL;
+    }
+    gst_bin_add (GST_BIN (p->pipe), e);
+    p->stages[i] = e;
+    if (stages[i].caps_after != NULL && (f = gst_element_factory_make ("capsfilter", NULL)) != NULL) {
+      g_object_set (f, "caps", stages[i].caps_after, NULL);
+      gst_bin_add (GST_BIN (p->pipe), f);
+    }
+    if (!gst_element_link (last, e) || (f != NULL && !gst_element_link (e, f))) {
+      gcvb_result_fail (r, "cannot link %s", stages[i].factory);
+      gcvb_pipeline_free (p);
+      return NULL;
+    }
+    last = f != NULL ? f : e;
+  }
+  if (!gst_element_link (last, p->sink)) {
+    gcvb_result_fail (r, "cannot link the sink");
+    gcvb_pipeline_free (p);
+    return NULL;
+  }
+  p->elem = p->stages[0];
+  pipeline_set_ends (p, in_caps, FALSE);
+  return p;
+}
+
+int
+gcvb_pipeline_n_stages (GcvbPipeline * p)
+{
+  return p->stages != NULL ? p->n_stages : 1;
+}
+
+GstElement *
+gcvb_pipeline_stage (GcvbPipeline * p, int i)
+{
+  return p->stages != NULL ? p->stages[i] : p->elem;
+}
+
+GstElement *
+gcvb_pipeline_appsrc (GcvbPipeline * p)
+{
+  return p->src;
+}
+
+void
+gcvb_pipeline_quiet_warnings (GcvbPipeline * p, gboolean quiet)
+{
+  p->quiet = quiet;
+}
+
+const char *
+gcvb_pipeline_first_warning (GcvbPipeline * p, int *n)
+{
+  *n = p->n_warnings;
+  return p->first_warning;
+}
+
+gboolean
+gcvb_pipeline_set_state (GcvbPipeline * p, GstState state, gchar ** message)
+{
+  if (p->bus == NULL)
+    p->bus = gst_element_get_bus (p->pipe);
+  if (gst_element_set_state (p->pipe, state) == GST_STATE_CHANGE_FAILURE) {
+    bus_failed (p, message);
+    if (*message == NULL)
+      *message = g_strdup_printf ("cannot set the pipeline to %s", gst_element_state_get_name (state));
+    gst_element_set_state (p->pipe, GST_STATE_NULL);
+    return FALSE;
+  }
+  p->started = TRUE;
+  return TRUE;
+}
+
+gboolean
+gcvb_pipeline_push (GcvbPipeline * p, GstBuffer * b, gchar ** message)
+{
+  GstFlowReturn fr = gst_app_src_push_buffer (GST_APP_SRC (p->src), b);
+
+  if (fr == GST_FLOW_OK)
+    return TRUE;
+  if (!bus_failed (p, message))
+    *message = g_strdup_printf ("push-buffer: %s", gst_flow_get_name (fr));
+  return FALSE;
+}
+
+gboolean
+gcvb_pipeline_wait_arrived (GcvbPipeline * p, gint64 target, double timeout_s, gchar ** message)
+{
+  return wait_arrived (p, target, timeout_s, message);
+}
+
+guint64
+gcvb_pipeline_arrived (GcvbPipeline * p, gint64 * first_us, gint64 * last_us)
+{
+  guint64 n;
+
+  g_mutex_lock (&p->lock);
+  n = p->arrived;
+  if (first_us != NULL)
+    *first_us = p->first_us;
+  if (last_us != NULL)
+    *last_us = p->last_us;
+  g_mutex_unlock (&p->lock);
+  return n;
+}
+
+gboolean
+gcvb_pipeline_finish (GcvbPipeline * p, double timeout_s, gchar ** message)
+{
+  guint64 last = gcvb_pipeline_arrived (p, NULL, NULL), now;
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+  GstMessage *m;
+
+  p->finished = TRUE;
+  gst_app_src_end_of_stream (GST_APP_SRC (p->src));
+  for (;;) {
+    m = gst_bus_timed_pop_filtered (p->bus, 100 * GST_MSECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+    if (m != NULL && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {
+      gst_message_unref (m);
+      return TRUE;
+    }
+    if (m != NULL && bus_message (p, m, message))
+      break;
+    if ((now = gcvb_pipeline_arrived (p, NULL, NULL)) != last) {
+      last = now;
+      deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+    } else if (g_get_monotonic_time () > deadline) {
+      *message = g_strdup_printf ("no EOS: nothing reached the sink for %.0f s", timeout_s);
+      break;
+    }
+  }
+  p->broken = TRUE;
+  return FALSE;
+}
+
+void
+gcvb_pipeline_abandon (GcvbPipeline * p)
+{
+  p->broken = TRUE;
+}
+
+void
+gcvb_stats_read (GstElement * e, GcvbStats * st)
+{
+  Stats s;
+
+  read_stats (e, &s);
+  st->ok = s.ok;
+  st->frames = s.frames;
+  st->upload_ms = s.upload;
+  st->compute_ms = s.compute;
+  st->download_ms = s.download;
+  st->total_ms = s.total;
+  g_strlcpy (st->backend, s.backend, sizeof (st->backend));
+}
+
+void
+gcvb_stats_between (const GcvbStats * before, const GcvbStats * after, GcvbStats * out)
+{
+  GcvbStats d = *after;
+
+  d.ok = after->ok && after->frames > before->frames;
+  d.frames = after->frames >= before->frames ? after->frames - before->frames : 0;
+  d.upload_ms = stats_diff (after->upload_ms, after->frames, before->upload_ms, before->frames);
+  d.compute_ms = stats_diff (after->compute_ms, after->frames, before->compute_ms, before->frames);
+  d.download_ms = stats_diff (after->download_ms, after->frames, before->download_ms, before->frames);
+  d.total_ms = stats_diff (after->total_ms, after->frames, before->total_ms, before->frames);
+  *out = d;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1436,6 +1674,82 @@ done:
   g_free (ev);
   g_free (t);
   return ok;
+}
+
+/* Median ms of `runs` copies (after 2 untimed) of `bytes` between a pinned
+ * host buffer and device memory, in one direction. */
+static gboolean
+time_host_copies (void *host, void *dev, size_t pitch, size_t row, size_t rows, gboolean upload, int runs,
+    void *stream, GcvCudaEvent ** ev, double *ms, GcvError * err)
+{
+  double *t = g_new (double, runs);
+  gboolean ok = TRUE;
+
+  for (int i = -2; i < runs && ok; i++) {
+    float e = 0;
+    ok = gcv_cuda_event_record (ev[0], stream, err) == GCV_OK
+        && (upload ? gcv_cuda_upload_2d (dev, pitch, host, row, row, rows, stream, err)
+        : gcv_cuda_download_2d (host, row, dev, pitch, row, rows, stream, err)) == GCV_OK
+        && gcv_cuda_event_record (ev[1], stream, err) == GCV_OK && gcv_cuda_event_sync (ev[1], err) == GCV_OK
+        && gcv_cuda_event_elapsed (ev[0], ev[1], &e, err) == GCV_OK;
+    if (i >= 0)
+      t[i] = e;
+  }
+  if (ok)
+    *ms = gcvb_median (t, runs);
+  g_free (t);
+  return ok;
+}
+
+gboolean
+gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps, char *why,
+    size_t why_len)
+{
+  GcvError err = { 0 };
+  const size_t row = 4096, rows = MAX (bytes / row, 1);
+  void *host = NULL, *dev = NULL, *stream = NULL;
+  GcvCudaEvent *ev[2] = { NULL, NULL };
+  size_t pitch = 0;
+  double up = NAN, down = NAN;
+  gboolean ok;
+
+  runs = MAX (runs, 1);
+  ok = gcv_cuda_set_device (device, &err) == GCV_OK && gcv_cuda_stream_new (&stream, &err) == GCV_OK
+      && gcv_cuda_event_new (&ev[0], &err) == GCV_OK && gcv_cuda_event_new (&ev[1], &err) == GCV_OK
+      && gcv_cuda_host_alloc (&host, row * rows, &err) == GCV_OK
+      && gcv_cuda_malloc_2d (&dev, &pitch, row, rows, &err) == GCV_OK;
+  if (ok) {
+    memset (host, 0x5a, row * rows);
+    ok = time_host_copies (host, dev, pitch, row, rows, TRUE, runs, stream, ev, &up, &err)
+        && time_host_copies (host, dev, pitch, row, rows, FALSE, runs, stream, ev, &down, &err);
+  }
+  if (!ok)
+    g_snprintf (why, why_len, "host <-> device copies: %s", err.message);
+  if (stream)
+    gcv_cuda_stream_sync (stream, &err);
+  for (int i = 0; i < 2; i++)
+    if (ev[i])
+      gcv_cuda_event_free (ev[i]);
+  if (host)
+    gcv_cuda_host_free (host);
+  if (dev)
+    gcv_cuda_free (dev);
+  if (stream)
+    gcv_cuda_stream_free (stream);
+  *h2d_gbps = ok ? row * rows / (up * 1e-3) / 1e9 : NAN;
+  *d2h_gbps = ok ? row * rows / (down * 1e-3) / 1e9 : NAN;
+  return ok;
+}
+
+#else /* !GCVB_CUDA */
+
+gboolean
+gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps, char *why,
+    size_t why_len)
+{
+  *h2d_gbps = *d2h_gbps = NAN;
+  g_snprintf (why, why_len, "built without CUDA");
+  return FALSE;
 }
 
 #endif /* GCVB_CUDA */

@@ -298,6 +298,64 @@ void gcvb_print_element_table_row (const char *case_name, const char *element, i
     const GcvbResult * m);
 
 /* ------------------------------------------------------------------------ */
+/* pipelines of several elements */
+
+/* One element of a chain: its factory, its name in the pipeline (NULL: the
+ * factory's default) and the caps of a capsfilter after it (NULL: none). */
+typedef struct {
+  const char *factory;
+  const char *name;
+  GstCaps *caps_after;
+} GcvbStage;
+
+/* appsrc (in_caps) ! stages[0] [! capsfilter] ! stages[1] ... ! fakesink,
+ * the sink counting what arrives; gcvb_pipeline_element is stages[0].
+ * NULL, after gcvb_result_fail (r), when an element is missing or the
+ * chain does not link.  Runs with gcvb_pipeline_set_state, _push, _wait_arrived
+ * and _finish (or _time for the first element alone); gcvb_pipeline_free. */
+GcvbPipeline *gcvb_pipeline_new_chain (const GcvbStage * stages, int n, GstCaps * in_caps, GcvbResult * r);
+int gcvb_pipeline_n_stages (GcvbPipeline * p);
+GstElement *gcvb_pipeline_stage (GcvbPipeline * p, int i);
+GstElement *gcvb_pipeline_appsrc (GcvbPipeline * p);
+/* Bus warnings (e.g. one for each element that falls back to the CPU) are
+ * counted and the first kept, instead of printed. */
+void gcvb_pipeline_quiet_warnings (GcvbPipeline * p, gboolean quiet);
+/* The first warning ("element: text"), NULL when none; *n gets their number. */
+const char *gcvb_pipeline_first_warning (GcvbPipeline * p, int *n);
+
+/* Sets the pipeline's state (PAUSED: the pads are active, nothing pushed
+ * yet; PLAYING).  FALSE with *message (g_free it) after a bus error or a
+ * failed state change; the pipeline is then back in NULL. */
+gboolean gcvb_pipeline_set_state (GcvbPipeline * p, GstState state, gchar ** message);
+/* Pushes b (taken) into the appsrc (which queues without limit): FALSE with
+ * *message when the pipeline stopped. */
+gboolean gcvb_pipeline_push (GcvbPipeline * p, GstBuffer * b, gchar ** message);
+/* Waits until `target` frames reached the sink (none: TRUE at once); FALSE
+ * with *message after a bus error or when nothing arrived for timeout_s. */
+gboolean gcvb_pipeline_wait_arrived (GcvbPipeline * p, gint64 target, double timeout_s, gchar ** message);
+/* Frames at the sink so far; first_us / last_us (may be NULL) get the
+ * g_get_monotonic_time of the first and the latest. */
+guint64 gcvb_pipeline_arrived (GcvbPipeline * p, gint64 * first_us, gint64 * last_us);
+/* Ends the stream and waits for the EOS message (the held frames drained);
+ * FALSE with *message after a bus error or when nothing reached the sink
+ * for timeout_s.  gcvb_pipeline_free then only stops the pipeline. */
+gboolean gcvb_pipeline_finish (GcvbPipeline * p, double timeout_s, gchar ** message);
+/* After a failed run: gcvb_pipeline_free stops the pipeline without an EOS. */
+void gcvb_pipeline_abandon (GcvbPipeline * p);
+
+/* An element's "stats" (NAN where absent; ok FALSE without the property). */
+typedef struct {
+  gboolean ok;
+  guint64 frames;
+  double upload_ms, compute_ms, download_ms, total_ms;  /* means per frame */
+  char backend[16];
+} GcvbStats;
+void gcvb_stats_read (GstElement * e, GcvbStats * st);
+/* The means over the frames counted between two readings (the stats are
+ * means since the element started); frames: how many; ok FALSE when none. */
+void gcvb_stats_between (const GcvbStats * before, const GcvbStats * after, GcvbStats * out);
+
+/* ------------------------------------------------------------------------ */
 /* backends on the CPU */
 
 /* One call of the CPU backend: ctx's process function on host planes. */
@@ -360,6 +418,13 @@ gboolean gcvb_write_png (const char *path, const guint8 * pixels, int w, int h, 
  * effective bandwidth of `bytes` moved a call and its fraction of the
  * device's peak, backend "cuda". */
 void gcvb_result_kernel (GcvbResult * r, int runs, double bytes, const GcvbCuda * cuda);
+
+/* Host <-> device copy bandwidth of device `device`: `bytes` (rounded down
+ * to 4 KiB rows) between a pinned host buffer and device memory, each way
+ * the median of `runs` CUDA-event timed copies (after 2 untimed); GB/s,
+ * 1e9 bytes.  FALSE (NAN, and why) without a GPU or CUDA. */
+gboolean gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps,
+    char *why, size_t why_len);
 
 #if GCVB_CUDA
 /* One call of the timed kernels: ctx's process function on device planes. */

@@ -425,12 +425,19 @@ ctx_new (const gchar * name, const gchar * first_prop, ...)
   fail_unless (ctx.e != NULL, "no element %s (is GST_PLUGIN_PATH set?)", name);
   ctx.bus = gst_bus_new ();
   gst_element_set_bus (ctx.e, ctx.bus);
+  /* one frame in, one out: no frames in flight (tests/check/elements/
+   * async.c tests them) unless the test sets async-depth itself */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ctx.e), "async-depth"))
+    g_object_set (ctx.e, "async-depth", 0, NULL);
   if (first_prop) {
     va_start (ap, first_prop);
     g_object_set_valist (G_OBJECT (ctx.e), first_prop, ap);
     va_end (ap);
   }
   ctx.h = gst_harness_new_with_element (ctx.e, "sink", "src");
+  /* the frames come back in system memory (cudamemory.c tests CUDA
+   * memory out) */
+  gst_harness_set_sink_caps_str (ctx.h, "video/x-raw");
   return ctx;
 }
 
@@ -529,8 +536,7 @@ ctx_out_caps (Ctx * ctx)
 void
 ctx_set_downstream (Ctx * ctx, const gchar * caps_str)
 {
-  gst_harness_set_sink_caps (ctx->h, caps_str ?
-      gst_caps_from_string (caps_str) : gst_caps_new_any ());
+  gst_harness_set_sink_caps (ctx->h, gst_caps_from_string (caps_str ? caps_str : "video/x-raw"));
   gst_pad_push_event (ctx->h->sinkpad, gst_event_new_reconfigure ());
 }
 
@@ -801,8 +807,9 @@ check_properties_documented (GstElement * e, const gchar * name)
         name, ps->name);
     fail_unless (blurb != NULL && strlen (blurb) >= 10, "%s: property %s has "
         "no blurb", name, ps->name);
+    /* ctx_new sets async-depth to 0 (elements-async checks its default) */
     if (!(ps->flags & G_PARAM_READABLE) || ps->owner_type == GST_TYPE_OBJECT
-        || !(ps->flags & G_PARAM_WRITABLE))
+        || !(ps->flags & G_PARAM_WRITABLE) || g_str_equal (ps->name, "async-depth"))
       continue;
     g_value_init (&v, ps->value_type);
     g_object_get_property (G_OBJECT (e), ps->name, &v);
@@ -853,4 +860,384 @@ check_no_fallback_fails (const gchar * factory)
   gst_object_unref (bus);
   gst_object_unref (e);
   g_free (text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* what reaches a pad, in order                                             */
+
+struct _Trace
+{
+  GstPad *pad;
+  gulong probe;
+  GstClockTime frame_duration;
+  GMutex lock;
+  GString *text;
+};
+
+static void
+trace_word (Trace * t, const gchar * word)
+{
+  g_mutex_lock (&t->lock);
+  if (t->text->len > 0)
+    g_string_append_c (t->text, ' ');
+  g_string_append (t->text, word);
+  g_mutex_unlock (&t->lock);
+}
+
+static gchar *
+trace_buffer_word (Trace * t, GstBuffer * buf)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts))
+    return g_strdup ("B-");
+  if (t->frame_duration > 0 && pts % t->frame_duration == 0)
+    return g_strdup_printf ("B%" G_GUINT64_FORMAT, pts / t->frame_duration);
+  return g_strdup_printf ("B@%" G_GUINT64_FORMAT, pts);
+}
+
+static gchar *
+trace_event_word (GstEvent * ev)
+{
+  switch (GST_EVENT_TYPE (ev)) {
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+      GstVideoInfo vi;
+      gchar *str, *word;
+      gst_event_parse_caps (ev, &caps);
+      if (gst_video_info_from_caps (&vi, caps))
+        return g_strdup_printf ("C:%s:%dx%d", GST_VIDEO_INFO_NAME (&vi),
+            GST_VIDEO_INFO_WIDTH (&vi), GST_VIDEO_INFO_HEIGHT (&vi));
+      str = gst_caps_to_string (caps);
+      word = g_strdup_printf ("C:%s", str);
+      g_free (str);
+      return word;
+    }
+    case GST_EVENT_SEGMENT:
+      return g_strdup ("S");
+    case GST_EVENT_EOS:
+      return g_strdup ("E");
+    case GST_EVENT_FLUSH_START:
+      return g_strdup ("FS");
+    case GST_EVENT_FLUSH_STOP:
+      return g_strdup ("F");
+    case GST_EVENT_GAP:
+      return g_strdup ("G");
+    case GST_EVENT_STREAM_START:
+      return g_strdup ("SS");
+    case GST_EVENT_CUSTOM_DOWNSTREAM:
+    case GST_EVENT_CUSTOM_DOWNSTREAM_OOB:
+    case GST_EVENT_CUSTOM_DOWNSTREAM_STICKY:
+    case GST_EVENT_CUSTOM_BOTH:
+    case GST_EVENT_CUSTOM_BOTH_OOB:{
+      const GstStructure *s = gst_event_get_structure (ev);
+      return g_strdup_printf ("X:%s", s ? gst_structure_get_name (s) : "");
+    }
+    default:
+      return g_strdup (GST_EVENT_TYPE_NAME (ev));
+  }
+}
+
+static gboolean
+trace_list_item (GstBuffer ** buf, guint idx, gpointer user_data)
+{
+  Trace *t = user_data;
+  gchar *word = trace_buffer_word (t, *buf);
+
+  trace_word (t, word);
+  g_free (word);
+  return TRUE;
+}
+
+static GstPadProbeReturn
+trace_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Trace *t = user_data;
+  gchar *word = NULL;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    word = trace_buffer_word (t, GST_PAD_PROBE_INFO_BUFFER (info));
+  else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST)
+    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info),
+        trace_list_item, t);
+  else if (info->type & GST_PAD_PROBE_TYPE_EVENT_BOTH)
+    word = trace_event_word (GST_PAD_PROBE_INFO_EVENT (info));
+  if (word)
+    trace_word (t, word);
+  g_free (word);
+  return GST_PAD_PROBE_OK;
+}
+
+Trace *
+trace_new (GstPad * pad, GstClockTime frame_duration)
+{
+  Trace *t = g_new0 (Trace, 1);
+
+  t->pad = gst_object_ref (pad);
+  t->frame_duration = frame_duration;
+  g_mutex_init (&t->lock);
+  t->text = g_string_new ("");
+  t->probe = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM |
+      GST_PAD_PROBE_TYPE_EVENT_FLUSH, trace_probe, t, NULL);
+  fail_unless (t->probe != 0, "could not add a probe on %s:%s",
+      GST_DEBUG_PAD_NAME (pad));
+  return t;
+}
+
+gchar *
+trace_take (Trace * t)
+{
+  gchar *text;
+
+  g_mutex_lock (&t->lock);
+  text = g_strdup (t->text->str);
+  g_string_truncate (t->text, 0);
+  g_mutex_unlock (&t->lock);
+  return text;
+}
+
+void
+trace_expect (Trace * t, const gchar * want, const gchar * what)
+{
+  gchar *got = trace_take (t);
+
+  fail_unless (g_str_equal (got, want), "%s: downstream got \"%s\", expected "
+      "\"%s\"", what, got, want);
+  g_free (got);
+}
+
+void
+trace_free (Trace * t)
+{
+  if (t == NULL)
+    return;
+  gst_pad_remove_probe (t->pad, t->probe);
+  gst_object_unref (t->pad);
+  g_string_free (t->text, TRUE);
+  g_mutex_clear (&t->lock);
+  g_free (t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 2D-plus-depth frames                                                     */
+
+Img *
+img_2d_plus_depth (GstVideoFormat fmt, gint w, gint h, gint which, gint x0,
+    gint y0, gint t, guint32 seed)
+{
+  /* the left half of a 2w-wide window at (x0, y0) is the w-wide one */
+  Img *im = img_from_test_photo_t (fmt, 2 * w, h, which, x0, y0, t, seed);
+  gint r = MAX (1, MIN (w, h) / 4), cx = (w / 3 + 2 * t) % MAX (1, w);
+  gint cy = h / 2, x, y;
+
+  fail_unless (fmt == GST_VIDEO_FORMAT_I420 || (format_is_rgb (fmt)
+          && GST_VIDEO_INFO_COMP_PSTRIDE (&im->info, 0) == 4),
+      "no 2D-plus-depth frames of %s", gst_video_format_to_string (fmt));
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      guint d = 40 + (150 * x) / MAX (1, w - 1);
+      if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+        d = 230;
+      if (fmt == GST_VIDEO_FORMAT_I420) {
+        img_set (im, 0, w + x, y, d);
+      } else {
+        img_set (im, GST_VIDEO_COMP_R, w + x, y, d);
+        img_set (im, GST_VIDEO_COMP_G, w + x, y, d);
+        img_set (im, GST_VIDEO_COMP_B, w + x, y, d);
+        if (GST_VIDEO_INFO_HAS_ALPHA (&im->info))
+          img_set (im, GST_VIDEO_COMP_A, w + x, y, 255);
+      }
+    }
+  }
+  if (fmt == GST_VIDEO_FORMAT_I420) {
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&im->info, 1); y++)
+      for (x = (w + 1) / 2; x < GST_VIDEO_INFO_COMP_WIDTH (&im->info, 1); x++) {
+        img_set (im, 1, x, y, 128);
+        img_set (im, 2, x, y, 128);
+      }
+  }
+  return im;
+}
+
+/* ------------------------------------------------------------------------ */
+/* frames that came out                                                     */
+
+/* the name the plugin registers its GstCustomMeta under (the public
+ * gst/gstcudamotionmeta.h); read without the header's inline helpers */
+#define MOTION_META_NAME "GstCudaVideoMotionMeta"
+
+OutFrame *
+out_frame_new (GstBuffer * buf, GstCaps * caps)
+{
+  OutFrame *o = g_new0 (OutFrame, 1);
+  GstCustomMeta *meta = gst_meta_get_info (MOTION_META_NAME) ?
+      gst_buffer_get_custom_meta (buf, MOTION_META_NAME) : NULL;
+
+  o->im = img_from_buffer (buf, caps);
+  o->pts = GST_BUFFER_PTS (buf);
+  o->dur = GST_BUFFER_DURATION (buf);
+  o->offset = GST_BUFFER_OFFSET (buf);
+  o->device = gst_caps_get_size (caps) > 0
+      && gst_caps_features_contains (gst_caps_get_features (caps, 0),
+      "memory:CUDAMemory");
+  o->meta = meta ? gst_structure_copy (gst_custom_meta_get_structure (meta))
+      : NULL;
+  return o;
+}
+
+void
+out_frame_free (gpointer f)
+{
+  OutFrame *o = f;
+
+  if (o == NULL)
+    return;
+  img_free (o->im);
+  if (o->meta)
+    gst_structure_free (o->meta);
+  g_free (o);
+}
+
+void
+motion_meta_compare (const GstStructure * a, const GstStructure * b,
+    gboolean ignore_counter, const gchar * what)
+{
+  GstStructure *ca, *cb;
+
+  if (a == NULL && b == NULL)
+    return;
+  fail_unless (a != NULL && b != NULL, "%s: motion meta on one side only",
+      what);
+  ca = gst_structure_copy (a);
+  cb = gst_structure_copy (b);
+  if (ignore_counter) {
+    gst_structure_remove_field (ca, "frame");
+    gst_structure_remove_field (cb, "frame");
+  }
+  /* a GstBuffer field (the records) compares by its bytes */
+  if (!gst_structure_is_equal (ca, cb)) {
+    gchar *sa = gst_structure_to_string (ca), *sb = gst_structure_to_string (cb);
+    fail ("%s: the motion meta differs:\n  %.400s\n  %.400s", what, sa, sb);
+    g_free (sa);
+    g_free (sb);
+  }
+  gst_structure_free (ca);
+  gst_structure_free (cb);
+}
+
+void
+out_frames_compare (GPtrArray * got, guint from, GPtrArray * ref,
+    gboolean ignore_counter, const gchar * what)
+{
+  guint i;
+
+  fail_unless (got->len >= from && got->len - from == ref->len, "%s: %u "
+      "frames out, the reference gave %u", what, got->len - from, ref->len);
+  for (i = 0; i < ref->len; i++) {
+    OutFrame *a = g_ptr_array_index (got, from + i);
+    OutFrame *b = g_ptr_array_index (ref, i);
+    gchar *msg = g_strdup_printf ("%s, output %u", what, from + i);
+    fail_unless (a->pts == b->pts && a->dur == b->dur && a->offset ==
+        b->offset, "%s: stamps %" GST_TIME_FORMAT " +%" G_GUINT64_FORMAT
+        " #%" G_GUINT64_FORMAT ", the reference %" GST_TIME_FORMAT " +%"
+        G_GUINT64_FORMAT " #%" G_GUINT64_FORMAT, msg, GST_TIME_ARGS (a->pts),
+        a->dur, a->offset, GST_TIME_ARGS (b->pts), b->dur, b->offset);
+    assert_img_equal (a->im, b->im, msg);
+    motion_meta_compare (a->meta, b->meta, ignore_counter, msg);
+    g_free (msg);
+  }
+}
+
+Img **
+photo_clip_new (GstVideoFormat fmt, gint w, gint h, gint n, gint which,
+    gint x0, gint y0, gboolean depth, guint32 seed)
+{
+  Img **clip = g_new0 (Img *, MAX (n, 1));
+  gint k;
+
+  for (k = 0; k < n; k++)
+    clip[k] = depth ? img_2d_plus_depth (fmt, w / 2, h, which, x0 + 3 * k,
+        y0 + 2 * k, k, seed + k) : img_from_test_photo_t (fmt, w, h, which,
+        x0 + 3 * k, y0 + 2 * k, k, seed + k);
+  return clip;
+}
+
+void
+photo_clip_free (Img ** clip, gint n)
+{
+  gint k;
+
+  for (k = 0; k < n && clip; k++)
+    img_free (clip[k]);
+  g_free (clip);
+}
+
+/* ------------------------------------------------------------------------ */
+/* memory:CUDAMemory                                                        */
+
+static gboolean
+caps_structure_on_device (GstCaps * caps, guint i)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, i);
+  return f != NULL && gst_caps_features_contains (f, "memory:CUDAMemory");
+}
+
+GstCaps *
+template_system_caps (GstElement * e, const gchar * pad)
+{
+  GstPadTemplate *t = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e), pad);
+  GstCaps *caps, *system = gst_caps_new_empty (), *device = gst_caps_new_empty ();
+  const gchar *factory = GST_OBJECT_NAME (gst_element_get_factory (e));
+  guint i;
+
+  fail_unless (t != NULL, "%s: no %s template", factory, pad);
+  caps = gst_pad_template_get_caps (t);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    if (caps_structure_on_device (caps, i)) {
+      /* CUDA memory first, then the same caps in system memory */
+      fail_unless (gst_caps_is_empty (system), "%s: %s template: CUDA memory after system memory",
+          factory, pad);
+      gst_caps_append_structure (device, s);
+    } else {
+      gst_caps_append_structure (system, s);
+    }
+  }
+  if (!gst_caps_is_empty (device)) {
+    fail_unless (g_str_has_prefix (factory, "cuda"), "%s: CUDA memory in the %s template", factory, pad);
+    fail_unless (gst_caps_is_equal (device, system), "%s: %s template: CUDA and system memory differ",
+        factory, pad);
+  }
+  gst_caps_unref (device);
+  gst_caps_unref (caps);
+  return system;
+}
+
+gboolean
+element_takes_device_memory (GstElement * e)
+{
+  GstPadTemplate *t = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e), "sink");
+  GstCaps *caps = t ? gst_pad_template_get_caps (t) : NULL;
+  gchar *backend = get_backend (e);
+  gboolean on_device = caps && gst_caps_get_size (caps) > 0 && caps_structure_on_device (caps, 0)
+      && g_strcmp0 (backend, "cuda") == 0;
+
+  if (caps)
+    gst_caps_unref (caps);
+  g_free (backend);
+  return on_device;
+}
+
+void
+check_device_caps (GstElement * e, GstPad * sinkpad, const gchar * caps_str)
+{
+  GstCaps *c = gst_caps_from_string (caps_str);
+  gboolean accepted = gst_pad_query_accept_caps (sinkpad, c);
+
+  if (element_takes_device_memory (e))
+    fail_unless (accepted, "%s refused on the GPU", caps_str);
+  else
+    fail_unless (!accepted, "%s accepted without CUDA memory", caps_str);
+  gst_caps_unref (c);
 }

@@ -156,7 +156,8 @@ void check_caps_refused (GstPad * pad, const gchar * const *list, guint n);
 void ctx_set_caps (Ctx * ctx, const GstVideoInfo * info);
 /* the caps downstream of the element (must be set; unref them) */
 GstCaps *ctx_out_caps (Ctx * ctx);
-/* What the harness' sink accepts from now on (caps_str NULL: anything),
+/* What the harness' sink accepts from now on (caps_str NULL: any raw video
+ * in system memory, as ctx_new sets),
  * followed by a RECONFIGURE upstream, so that a running element
  * renegotiates on its next buffer. */
 void ctx_set_downstream (Ctx * ctx, const gchar * caps_str);
@@ -224,6 +225,78 @@ void reject_int (GstElement * e, const gchar * prop, gint v,
 void reject_double (GstElement * e, const gchar * prop, gdouble v);
 
 /* ------------------------------------------------------------------------ */
+/* what reaches a pad, in order                                             */
+
+/* A probe on a pad that writes down every buffer and downstream event
+ * (flushes included) that reaches it, in arrival order, as words separated
+ * by spaces: a buffer "B<k>" where k = PTS / frame_duration ("B@<pts>" when
+ * the PTS is no whole multiple of it, "B-" without a PTS); the events
+ * "C:<format>:<w>x<h>" (caps, "C:<caps>" when they are no video), "S"
+ * (segment), "E" (EOS), "FS" (flush start), "F" (flush stop), "G" (gap),
+ * "SS" (stream start), "X:<structure name>" (custom events) and the event
+ * type's name for the others.  Safe from any thread. */
+typedef struct _Trace Trace;
+
+Trace *trace_new (GstPad * pad, GstClockTime frame_duration);
+/* What was written down since the last take (g_free it); the record is
+ * emptied. */
+gchar *trace_take (Trace * t);
+/* fails unless the record since the last take is exactly @want; empties
+ * it */
+void trace_expect (Trace * t, const gchar * want, const gchar * what);
+/* removes the probe and frees the record */
+void trace_free (Trace * t);
+
+/* ------------------------------------------------------------------------ */
+/* frames that came out, for comparing runs                                 */
+
+/* An output frame: its pixels (read through a plain gst_video_frame_map,
+ * so memory:CUDAMemory too), stamps, whether its caps have
+ * memory:CUDAMemory, and a copy of its GstCudaVideoMotionMeta structure
+ * (motionest, vcm; NULL without one). */
+typedef struct
+{
+  Img *im;
+  GstClockTime pts, dur;
+  guint64 offset;
+  gboolean device;
+  GstStructure *meta;
+} OutFrame;
+
+OutFrame *out_frame_new (GstBuffer * buf, GstCaps * caps);
+/* (a GDestroyNotify, for pointer arrays) */
+void out_frame_free (gpointer f);
+/* The same motion meta (both NULL, or equal field for field, the records
+ * byte for byte); with @ignore_counter, but for the "frame" counter. */
+void motion_meta_compare (const GstStructure * a, const GstStructure * b,
+    gboolean ignore_counter, const gchar * what);
+/* got[from ..] (OutFrame) against all of ref: as many, with the same
+ * stamps, pixels and motion meta. */
+void out_frames_compare (GPtrArray * got, guint from, GPtrArray * ref,
+    gboolean ignore_counter, const gchar * what);
+
+/* ------------------------------------------------------------------------ */
+/* 2D-plus-depth frames for the DIBR elements                               */
+
+/* A side-by-side 2D-plus-depth frame, (2 w) x h, of fmt (RGBA, BGRA, RGBx,
+ * BGRx or I420): in the left half the w x h window of photo @which at
+ * (x0, y0) (img_from_test_photo_t with @t and @seed), in the right half a
+ * depth map (R = G = B, or the luma of I420; chroma grey): a ramp from far
+ * on the left to nearer on the right with a near disc whose centre moves
+ * with @t, so that warping opens disocclusions that differ from frame to
+ * frame. */
+Img *img_2d_plus_depth (GstVideoFormat fmt, gint w, gint h, gint which,
+    gint x0, gint y0, gint t, guint32 seed);
+
+/* A clip of n frames of fmt, w x h, panning across photo @which: frame k
+ * is the window at (x0 + 3 k, y0 + 2 k) (img_from_test_photo_t with t = k
+ * and seed + k), so that the content moves 3 pixels left and 2 up a
+ * frame; with @depth, img_2d_plus_depth frames (w the whole width). */
+Img **photo_clip_new (GstVideoFormat fmt, gint w, gint h, gint n, gint which,
+    gint x0, gint y0, gboolean depth, guint32 seed);
+void photo_clip_free (Img ** clip, gint n);
+
+/* ------------------------------------------------------------------------ */
 /* the suite                                                                */
 
 /* A suite `name` with one test case "general" (300 s timeout,
@@ -232,6 +305,20 @@ void reject_double (GstElement * e, const gchar * prop, gdouble v);
  * frame of its caps).  Returns the test case. */
 TCase *element_suite_tcase (const gchar * name, gboolean check_layouts,
     Suite ** suite);
+
+/* ------------------------------------------------------------------------ */
+/* memory:CUDAMemory                                                        */
+
+/* The system-memory structures of @e's @pad template; checks that CUDA
+ * memory structures, when there are any, come first, are the same caps
+ * and belong to a cuda* element (unref the result). */
+GstCaps *template_system_caps (GstElement * e, const gchar * pad);
+/* Whether @e (started) takes memory:CUDAMemory: a cuda* element of a build
+ * with GStreamer's CUDA memory, running on the GPU. */
+gboolean element_takes_device_memory (GstElement * e);
+/* @caps_str (memory:CUDAMemory caps) is accepted by @sinkpad exactly when
+ * element_takes_device_memory (@e). */
+void check_device_caps (GstElement * e, GstPad * sinkpad, const gchar * caps_str);
 
 G_END_DECLS
 #endif /* GCV_CHECK_H */

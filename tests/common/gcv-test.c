@@ -858,6 +858,20 @@ gcv_test_device_alloc (int w, int h, size_t row_bytes, int pitched, size_t pad, 
   }
   return 0;
 }
+
+void *
+gcv_test_pinned_malloc (size_t size)
+{
+  GcvError err;
+  void *p = NULL;
+
+  memset (&err, 0, sizeof (err));
+  if (gcv_cuda_host_alloc (&p, size ? size : 1, &err) != GCV_OK) {
+    fprintf (stderr, "FAIL: page-locked allocation of %zu bytes: %s\n", size, err.message);
+    exit (1);
+  }
+  return p;
+}
 #endif
 
 /* ---- typed samples ------------------------------------------------------------- */

@@ -140,6 +140,11 @@ int gcv_test_device_upload (const GcvPlane * host, size_t row_bytes, int pitched
     GcvPlane * dev, const char *what);
 int gcv_test_device_alloc (int w, int h, size_t row_bytes, int pitched, size_t pad, GcvPlane * dev,
     const char *what);
+
+/* Page-locked host memory (gcv_cuda_host_alloc) for results that the
+ * backends download asynchronously; exits 1 with a message on failure.
+ * Free it with gcv_cuda_host_free. */
+void *gcv_test_pinned_malloc (size_t size);
 #endif
 
 /* A small deterministic PRNG (xorshift32); never returns 0 state. */

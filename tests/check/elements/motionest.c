@@ -1308,7 +1308,7 @@ GST_START_TEST (test_properties)
       const GValue *formats, *width;
       fail_unless (t != NULL, "no %s template", pads[p]);
       fail_unless (GST_PAD_TEMPLATE_PRESENCE (t) == GST_PAD_ALWAYS);
-      caps = gst_pad_template_get_caps (t);
+      caps = template_system_caps (e, pads[p]);
       fail_unless_equals_int (gst_caps_get_size (caps), 1);
       s = gst_caps_get_structure (caps, 0);
       fail_unless (gst_structure_has_name (s, "video/x-raw"));
@@ -1473,8 +1473,6 @@ GST_START_TEST (test_caps)
     "video/x-raw,format=NV21,width=64,height=48,framerate=30/1",
     "video/x-raw,format=I420,width=0,height=48,framerate=30/1",
     "video/x-raw,format=GRAY8,width=64,height=32768,framerate=30/1",
-    "video/x-raw(memory:CUDAMemory),format=I420,width=64,height=48,"
-        "framerate=30/1",
     "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved",
   };
   Ctx ctx = ctx_new (name, NULL);
@@ -1498,6 +1496,8 @@ GST_START_TEST (test_caps)
     }
   }
   check_caps_refused (sinkpad, rejected, G_N_ELEMENTS (rejected));
+  check_device_caps (ctx.e, sinkpad, "video/x-raw(memory:CUDAMemory),format=I420,width=64,"
+      "height=48,framerate=30/1");
 
   in = gst_caps_from_string ("video/x-raw,format=NV12,width=71,height=33,"
       "framerate=30/1");
@@ -2087,13 +2087,14 @@ GST_START_TEST (test_draw)
 GST_END_TEST;
 
 /* devices and split: the CPU backend ignores them (no frame held, no added
- * latency, the same vectors); on the GPU, split=serial over N contexts
- * holds N-1 frames (reported as latency), sends them in order and drains
- * them at EOS, and every split gives exactly the single-device vectors */
+ * latency, the same vectors); with async-depth=N-1, split=serial over N
+ * contexts holds N-1 frames (reported as latency; on the GPU their pairs
+ * are searched at once), sends them in order and drains them at EOS, and
+ * every split gives exactly the single-device vectors */
 typedef struct
 {
   const gchar *devices, *split;
-  gint gpu_lag;                 /* frames held on the GPU */
+  gint gpu_lag;                 /* frames held (async-depth) */
 } DevCase;
 
 static const DevCase dev_cases[] = {
@@ -2131,7 +2132,9 @@ static void
 check_devices (const gchar * name, const DevCase * dc, Img ** seq, gint n,
     const GcvMotionParams * p)
 {
-  Ctx ctx = ctx_new (name, "devices", dc->devices, NULL);
+  /* serial splitting overlaps the pairs of its contexts when the frames
+   * in flight (async-depth) let them: N - 1 of them, on either backend */
+  Ctx ctx = ctx_new (name, "devices", dc->devices, "async-depth", dc->gpu_lag, NULL);
   const GstClockTime upstream = 7 * GST_MSECOND;
   gchar *what = g_strdup_printf ("%s devices=\"%s\" split=%s", name,
       dc->devices, dc->split);
@@ -2145,7 +2148,7 @@ check_devices (const gchar * name, const DevCase * dc, Img ** seq, gint n,
   ctx_set_caps (&ctx, &seq[0]->info);
   check_backend (ctx.e, name);
   backend = get_backend (ctx.e);
-  lag = g_str_equal (backend, "cuda") ? dc->gpu_lag : 0;
+  lag = dc->gpu_lag;
   for (t = 0; t < n; t++) {
     GstBuffer *buf = img_to_buffer (seq[t], t % N_LAYOUTS);
     sent_take (&sent[t], buf);
@@ -2179,7 +2182,9 @@ static void
 check_devices_flush (const gchar * name, const DevCase * dc, Img ** seq,
     gint n, const GcvMotionParams * p)
 {
-  Ctx ctx = ctx_new (name, "devices", dc->devices, NULL);
+  /* serial splitting overlaps the pairs of its contexts when the frames
+   * in flight (async-depth) let them: N - 1 of them, on either backend */
+  Ctx ctx = ctx_new (name, "devices", dc->devices, "async-depth", dc->gpu_lag, NULL);
   gchar *what = g_strdup_printf ("%s devices=\"%s\" split=%s, flushed",
       name, dc->devices, dc->split);
   Sent *sent = g_new0 (Sent, n);
@@ -2190,7 +2195,7 @@ check_devices_flush (const gchar * name, const DevCase * dc, Img ** seq,
   apply_prm (ctx.e, p);
   ctx_set_caps (&ctx, &seq[0]->info);
   backend = get_backend (ctx.e);
-  lag = g_str_equal (backend, "cuda") ? dc->gpu_lag : 0;
+  lag = dc->gpu_lag;
   for (t = 0; t < n; t++) {
     GstBuffer *buf;
     if (t == cut) {
