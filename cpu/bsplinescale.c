@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GCV_SCALE_STRINGIFY_ARG(x) #x
+#define GCV_SCALE_STRINGIFY(x) GCV_SCALE_STRINGIFY_ARG (x)
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -49,9 +52,9 @@ gcv_scale_geometry_check (const GcvScaleGeometry * geom)
     return "channels must be 1 to 4";
   if (geom->in_width < 1 || geom->in_height < 1 || geom->out_width < 1 || geom->out_height < 1)
     return "input and output sizes must be at least 1x1";
-  if (geom->in_width > 32767 || geom->in_height > 32767 || geom->out_width > 32767
-      || geom->out_height > 32767)
-    return "sizes must be at most 32767";
+  if (geom->in_width > GCV_SCALE_MAX_DIMENSION || geom->in_height > GCV_SCALE_MAX_DIMENSION
+      || geom->out_width > GCV_SCALE_MAX_DIMENSION || geom->out_height > GCV_SCALE_MAX_DIMENSION)
+    return "sizes must be at most " GCV_SCALE_STRINGIFY (GCV_SCALE_MAX_DIMENSION);
   return NULL;
 }
 

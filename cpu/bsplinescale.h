@@ -68,6 +68,7 @@ extern "C" {
 #define GCV_BSPLINE_SEGMENT 32
 #define GCV_BSPLINE_WARMUP 16
 #define GCV_SCALE_MAX_CHANNELS 4
+#define GCV_SCALE_MAX_DIMENSION 32767   /* input and output width and height */
 
 typedef enum {
   GCV_SCALE_BSPLINE = 0,        /* prefiltered cubic B-spline: the interpolating spline */

@@ -135,7 +135,7 @@ gcv_canny_cpu_new (GcvLumaInput input, int width, int height, GcvError * err)
   GcvCannyCpu *ctx;
   size_t w, h, s;
 
-  if (width < 1 || height < 1 || width > 32768 || height > 32768) {
+  if (width < 1 || height < 1 || width > GCV_CANNY_MAX_DIMENSION || height > GCV_CANNY_MAX_DIMENSION) {
     gcv_error_set (err, GCV_ERROR_INVALID, "canny: unsupported frame size %dx%d", width, height);
     return NULL;
   }

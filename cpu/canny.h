@@ -39,6 +39,7 @@ extern "C" {
 #endif
 
 #define GCV_CANNY_MAX_BLUR_SIZE 7
+#define GCV_CANNY_MAX_DIMENSION 32768   /* frame width and height */
 #define GCV_CANNY_BLUR_WEIGHT_SUM 256   /* per pass: weights are 8-bit fixed point */
 
 typedef enum {

@@ -86,8 +86,9 @@ gcv_conv3d_geometry_check (const GcvConv3dGeometry * g)
         g->filter_mask, g->channels);
     return msg;
   }
-  if (g->width < 1 || g->height < 1 || g->width > 32768 || g->height > 32768) {
-    snprintf (msg, sizeof (msg), "frame size %dx%d: must be 1 .. 32768 each way", g->width, g->height);
+  if (g->width < 1 || g->height < 1 || g->width > GCV_CONV3D_MAX_DIMENSION || g->height > GCV_CONV3D_MAX_DIMENSION) {
+    snprintf (msg, sizeof (msg), "frame size %dx%d: must be 1 .. %d each way", g->width, g->height,
+        GCV_CONV3D_MAX_DIMENSION);
     return msg;
   }
   if (g->max_outputs < 1 || g->max_outputs > GCV_CONV3D_MAX_OUTPUTS) {
@@ -170,7 +171,7 @@ gcv_conv3d_kernel_normalize (float *k, int n)
 const char *
 gcv_conv3d_kernel_build (const GcvConv3dKernelSpec * s, float *out)
 {
-  static __thread char msg[160];
+  static __thread char msg[240];
   int rx, ry, rt, i, j, l, n;
   double sig, sig_t, *env, c_num = 0.0, c_den = 0.0, theta, c;
 
@@ -232,9 +233,23 @@ gcv_conv3d_kernel_build (const GcvConv3dKernelSpec * s, float *out)
         }
     free (env);
   }
-  if (s->normalize && !gcv_conv3d_kernel_normalize (out, n))
-    return "the kernel is zero everywhere (a Gabor whose wavelength is much larger than its "
-        "window cancels out): cannot normalise it";
+  if (s->normalize && !gcv_conv3d_kernel_normalize (out, n)) {
+    /* a zero-mean Gabor cancels out where its carrier is the same at
+     * every pixel of the window: sampled once a period or more often
+     * than it can show (wavelength 1, 1/2, ... along the orientation:
+     * too short), or barely turning across the window (far too long) */
+    if (s->type == GCV_CONV3D_KERNEL_GABOR && s->wavelength <= 2.0)
+      snprintf (msg, sizeof (msg), "the kernel is zero everywhere: the Gabor wavelength %g is too "
+          "short (the carrier is the same at every pixel; use more than 2 pixels)", s->wavelength);
+    else if (s->type == GCV_CONV3D_KERNEL_GABOR)
+      snprintf (msg, sizeof (msg), "the kernel is zero everywhere: the Gabor wavelength %g is too "
+          "long for the %dx%dx%d window (the carrier does not turn across it)", s->wavelength, s->kx,
+          s->ky, s->kt);
+    else
+      snprintf (msg, sizeof (msg), "the kernel is zero everywhere");
+    strncat (msg, ": cannot normalise it (normalize=false keeps it as is)", sizeof (msg) - strlen (msg) - 1);
+    return msg;
+  }
   return NULL;
 }
 

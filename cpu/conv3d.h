@@ -57,6 +57,7 @@ extern "C" {
 #endif
 
 #define GCV_CONV3D_MAX_SIZE 31
+#define GCV_CONV3D_MAX_DIMENSION 32768  /* frame width and height */
 #define GCV_CONV3D_MAX_CHANNELS 4
 #define GCV_CONV3D_MAX_OUTPUTS 16
 /* agreement between algorithms and with a float64 reference, relative to

@@ -56,8 +56,9 @@ gcv_dibr_params_check (const GcvDibrParams * p)
     snprintf (msg, sizeof (msg), "z-far %g: must be larger than z-near %g and <= 1e9", p->z_far, p->z_near);
     return msg;
   }
-  if (!(p->focal_length >= 1.0 && p->focal_length <= 1e6)) {
-    snprintf (msg, sizeof (msg), "focal-length %g: must be 1 .. 1e6 pixels", p->focal_length);
+  if (!(p->focal_length >= GCV_DIBR_MIN_FOCAL && p->focal_length <= GCV_DIBR_MAX_FOCAL)) {
+    snprintf (msg, sizeof (msg), "focal-length %g: must be %g .. %g pixels", p->focal_length, GCV_DIBR_MIN_FOCAL,
+        GCV_DIBR_MAX_FOCAL);
     return msg;
   }
   if (!(p->baseline >= -1e6 && p->baseline <= 1e6)) {

@@ -458,7 +458,10 @@ gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, un
  *    camera at the world origin looking along +Z).
  *  - "intrinsics": K as 9 numbers, row-major, [fx, s, cx, 0, fy, cy, 0, 0,
  *    1] (K[3] must be 0 and the last row 0 0 1), or an object with "fx",
- *    "fy", "cx", "cy" and optionally "skew" (s, default 0).  fx, fy > 0.
+ *    "fy", "cx", "cy" and optionally "skew" (s, default 0).  fx and fy
+ *    in pixels, GCV_DIBR_MIN_FOCAL .. GCV_DIBR_MAX_FOCAL (the
+ *    focal-length property's range: 1e-300 passes "> 0" but makes K
+ *    singular).
  *  - "extrinsics": E as 16 numbers, row-major, world -> camera (so a
  *    camera centred at world point C with rotation R has the last column
  *    -R C); the last row must be 0 0 0 1 and the 3x3 part invertible
@@ -473,6 +476,8 @@ gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, un
  * number in source.intrinsics[4], got a string" (lines and columns from 1,
  * columns in characters). */
 #define GCV_DIBR_CAMERA_FILE_MAX_DEPTH 16
+#define GCV_DIBR_MIN_FOCAL 1.0
+#define GCV_DIBR_MAX_FOCAL 1e6
 #define GCV_DIBR_CAMERA_FILE_MAX_VALUES 10000
 #define GCV_DIBR_CAMERA_FILE_MAX_BYTES (1 << 20)   /* _load() reads at most 1 MiB */
 

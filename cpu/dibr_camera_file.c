@@ -820,6 +820,14 @@ child_at (JNode * a, int i)
   return m;
 }
 
+/* A focal length (fx or fy) in pixels the renderer can use: K stays well
+ * conditioned. */
+static int
+focal_ok (double f)
+{
+  return f >= GCV_DIBR_MIN_FOCAL && f <= GCV_DIBR_MAX_FOCAL;
+}
+
 static int
 parse_intrinsics (JParser * p, JNode * n, const char *cam, double *K)
 {
@@ -847,8 +855,9 @@ parse_intrinsics (JParser * p, JNode * n, const char *cam, double *K)
       snprintf (eb, sizeof (eb), "%s.%s", path, keys[i]);
       if (!number_of (p, m, eb, &v[i]))
         return 0;
-      if (i < 2 && !(v[i] > 0.0)) {
-        fail_at (p, GCV_ERROR_INVALID, m->offset, "%s must be > 0, got %g", eb, v[i]);
+      if (i < 2 && !focal_ok (v[i])) {
+        fail_at (p, GCV_ERROR_INVALID, m->offset, "%s must be %g .. %g pixels, got %g", eb, GCV_DIBR_MIN_FOCAL,
+            GCV_DIBR_MAX_FOCAL, v[i]);
         return 0;
       }
     }
@@ -879,14 +888,14 @@ parse_intrinsics (JParser * p, JNode * n, const char *cam, double *K)
         path, K[6], K[7], K[8]);
     return 0;
   }
-  if (!(K[0] > 0.0)) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 0)->offset, "%s: fx (%s[0]) must be > 0, got %g", path, path,
-        K[0]);
+  if (!focal_ok (K[0])) {
+    fail_at (p, GCV_ERROR_INVALID, child_at (n, 0)->offset, "%s: fx (%s[0]) must be %g .. %g pixels, got %g",
+        path, path, GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, K[0]);
     return 0;
   }
-  if (!(K[4] > 0.0)) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 4)->offset, "%s: fy (%s[4]) must be > 0, got %g", path, path,
-        K[4]);
+  if (!focal_ok (K[4])) {
+    fail_at (p, GCV_ERROR_INVALID, child_at (n, 4)->offset, "%s: fy (%s[4]) must be %g .. %g pixels, got %g",
+        path, path, GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, K[4]);
     return 0;
   }
   return 1;
@@ -1014,48 +1023,12 @@ out:
 GcvStatus
 gcv_dibr_camera_file_load (const char *path, GcvDibrCamera * source, GcvDibrCamera * virt, GcvError * err)
 {
-  FILE *f;
   char *buf;
-  size_t n = 0, cap = GCV_DIBR_CAMERA_FILE_MAX_BYTES + 1;
-  GcvStatus status;
+  size_t n;
+  GcvStatus status = gcv_read_settings_file (path, GCV_DIBR_CAMERA_FILE_MAX_BYTES, "camera file", &buf, &n, err);
 
-  if (path == NULL || path[0] == '\0') {
-    gcv_error_set (err, GCV_ERROR_INVALID, "camera file: no file name given");
-    return GCV_ERROR_INVALID;
-  }
-  f = fopen (path, "rb");
-  if (f == NULL) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "camera file \"%s\": cannot open: %s", path, strerror (errno));
-    return GCV_ERROR_INVALID;
-  }
-  /* read up to one byte past the limit: the extra byte tells "too large"
-   * (no fseek: a FIFO or /dev/stdin works too) */
-  buf = malloc (cap);
-  if (buf == NULL) {
-    fclose (f);
-    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "camera file \"%s\": out of memory", path);
-    return GCV_ERROR_NO_MEMORY;
-  }
-  while (n < cap) {
-    size_t got = fread (buf + n, 1, cap - n, f);
-    if (got == 0)
-      break;
-    n += got;
-  }
-  if (ferror (f)) {
-    int e = errno;
-    fclose (f);
-    free (buf);
-    gcv_error_set (err, GCV_ERROR_INVALID, "camera file \"%s\": cannot read: %s", path, strerror (e));
-    return GCV_ERROR_INVALID;
-  }
-  fclose (f);
-  if (n > GCV_DIBR_CAMERA_FILE_MAX_BYTES) {
-    free (buf);
-    gcv_error_set (err, GCV_ERROR_INVALID, "camera file \"%s\": too large (more than %d bytes; a camera file "
-        "is a few hundred)", path, GCV_DIBR_CAMERA_FILE_MAX_BYTES);
-    return GCV_ERROR_INVALID;
-  }
+  if (status != GCV_OK)
+    return status;
   status = gcv_dibr_camera_file_parse (buf, n, path, source, virt, err);
   free (buf);
   return status;

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gcv-image.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void
 gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
@@ -58,4 +63,66 @@ gcv_ensure_capacity (void **ptr, size_t * cap, size_t n, size_t sz)
   *ptr = p;
   *cap = n;
   return 1;
+}
+
+GcvStatus
+gcv_read_settings_file (const char *path, size_t max_bytes, const char *what, char **text, size_t * len,
+    GcvError * err)
+{
+  struct stat st;
+  char *buf;
+  size_t n = 0;
+  int fd;
+
+  *text = NULL;
+  *len = 0;
+  if (path == NULL || path[0] == '\0') {
+    gcv_error_set (err, GCV_ERROR_INVALID, "%s: no file name given", what);
+    return GCV_ERROR_INVALID;
+  }
+  /* O_NONBLOCK: opening a FIFO nobody writes to must not block */
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "%s \"%s\": cannot open: %s", what, path, strerror (errno));
+    return GCV_ERROR_INVALID;
+  }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)) {
+    close (fd);
+    gcv_error_set (err, GCV_ERROR_INVALID, "%s \"%s\": not a regular file (a FIFO or a device would block "
+        "or never end)", what, path);
+    return GCV_ERROR_INVALID;
+  }
+  if ((size_t) st.st_size > max_bytes) {
+    close (fd);
+    gcv_error_set (err, GCV_ERROR_INVALID, "%s \"%s\": too large (%lld bytes, at most %zu)", what, path,
+        (long long) st.st_size, max_bytes);
+    return GCV_ERROR_INVALID;
+  }
+  buf = malloc ((size_t) st.st_size + 1);
+  if (buf == NULL) {
+    close (fd);
+    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "%s \"%s\": out of memory", what, path);
+    return GCV_ERROR_NO_MEMORY;
+  }
+  /* at most the size fstat gave (a file growing meanwhile is cut there) */
+  while (n < (size_t) st.st_size) {
+    ssize_t got = read (fd, buf + n, (size_t) st.st_size - n);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      int e = errno;
+      close (fd);
+      free (buf);
+      gcv_error_set (err, GCV_ERROR_INVALID, "%s \"%s\": cannot read: %s", what, path, strerror (e));
+      return GCV_ERROR_INVALID;
+    }
+    if (got == 0)
+      break;
+    n += (size_t) got;
+  }
+  close (fd);
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return GCV_OK;
 }

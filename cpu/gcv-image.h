@@ -46,6 +46,14 @@ double gcv_now_ms (void);
  * *cap unchanged). */
 int gcv_ensure_capacity (void **ptr, size_t * cap, size_t n, size_t sz);
 
+/* Reads the settings file at `path` (a kernel, a camera) into *text (NUL
+ * terminated, free() it), *len bytes.  Only a regular file of at most
+ * max_bytes is read: a FIFO without a writer, a device (/dev/zero) or a
+ * huge file would block or exhaust the element that reads it.  Errors
+ * (GCV_ERROR_INVALID, or NO_MEMORY): "<what> \"path\": why". */
+GcvStatus gcv_read_settings_file (const char *path, size_t max_bytes, const char *what, char **text,
+    size_t * len, GcvError * err);
+
 /* Sample type of a plane whose pixels hold `channels` interleaved samples. */
 typedef enum {
   GCV_SAMPLE_U8 = 0,

@@ -133,6 +133,66 @@ gcv_seam_pass_size (const GcvSeamParams * params, int left)
   return n < left ? n : left;
 }
 
+/* The pixel visits of one stage carving w columns into w2 at height h
+ * (the rules of "Reduction" and "Enlargement" in seamcarve.h). */
+static double
+stage_work (int w, int w2, int h, const GcvSeamParams * params)
+{
+  double work = 0.0;
+  int left = w2 > w ? w2 - w : w - w2;
+
+  if (w2 < w) {
+    /* every pass visits the image as it is then, w down to w2 */
+    while (left > 0) {
+      int n = gcv_seam_pass_size (params, left);
+      work += (double) w * h;
+      w -= n;
+      left -= n;
+    }
+    return work;
+  }
+  while (left > 0) {
+    /* a step finds its n seams by reduction passes on a copy of its input */
+    int n = gcv_seam_insert_step (w, left), found = 0, cur = w;
+    while (found < n) {
+      int p = gcv_seam_pass_size (params, n - found);
+      work += (double) cur * h;
+      cur -= p;
+      found += p;
+    }
+    w += n;
+    left -= n;
+  }
+  return work;
+}
+
+double
+gcv_seam_frame_work (const GcvSeamGeometry * g, const GcvSeamParams * params)
+{
+  /* the height stage is the width stage on the transposed image */
+  if (params->order == GCV_SEAM_ORDER_HEIGHT_FIRST)
+    return stage_work (g->in_height, g->out_height, g->in_width, params)
+        + stage_work (g->in_width, g->out_width, g->out_height, params);
+  return stage_work (g->in_width, g->out_width, g->in_height, params)
+      + stage_work (g->in_height, g->out_height, g->out_width, params);
+}
+
+const char *
+gcv_seam_work_check (const GcvSeamGeometry * g, const GcvSeamParams * params)
+{
+  static __thread char msg[320];
+  double work = gcv_seam_frame_work (g, params);
+
+  if (work <= GCV_SEAM_MAX_FRAME_WORK)
+    return NULL;
+  snprintf (msg, sizeof (msg), "carving %dx%d into %dx%d in %s mode costs %.2g pixel visits a frame, more "
+      "than the %.0e allowed (10 s and more a frame on the CPU): carve less (scale part of the way with "
+      "videoscale or cudabsplinescale) or use mode=fast with more seams-per-pass", g->in_width,
+      g->in_height, g->out_width, g->out_height, gcv_seam_mode_name (params->mode), work,
+      GCV_SEAM_MAX_FRAME_WORK);
+  return msg;
+}
+
 int
 gcv_seam_insert_step (int w, int left)
 {

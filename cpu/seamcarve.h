@@ -291,6 +291,20 @@ int gcv_seam_pass_size (const GcvSeamParams * params, int left);
  * wanted: min (left, max (1, w / 2)). */
 int gcv_seam_insert_step (int w, int left);
 
+/* What one frame costs: the pixels the seam-map passes visit (each pass
+ * one visit of every pixel of its working image; fewer passes when a fast
+ * pass takes several seams; a lower bound, as a fast pass may take fewer
+ * seams than it may).  The CPU carves about 1e9 such visits a second, so
+ * 64x48 -> 8192x8192 (1.8e11) takes minutes a frame. */
+double gcv_seam_frame_work (const GcvSeamGeometry * geom, const GcvSeamParams * params);
+/* The most work a frame of the elements may cost: about 10 s on a CPU
+ * core, well under a second on the GPU; 3840x2160 -> 2880x2160 in exact
+ * mode is 7e9. */
+#define GCV_SEAM_MAX_FRAME_WORK 1e10
+/* NULL when a frame of @geom with @params costs at most
+ * GCV_SEAM_MAX_FRAME_WORK, else a message giving the cost and what helps. */
+const char *gcv_seam_work_check (const GcvSeamGeometry * geom, const GcvSeamParams * params);
+
 /* ---- CPU backend (cpu/seamcarve_cpu.c) ----------------------------------
  * All working memory is made in _new (sized for the largest intermediate
  * image of either order).  n_threads 0 = all cores. */

@@ -46,7 +46,7 @@
  * gst-launch-1.0 videotestsrc pattern=zone-plate kx2=20 ky2=20 kt=1 num-buffers=100 ! video/x-raw,width=640,height=360 ! cudabsplinescale ! video/x-raw,width=1920,height=1080 ! videoconvert ! autovideosink
  * ]| Upscales a zone plate 3x with the B-spline, on the GPU when there is one.
  * |[
- * gst-launch-1.0 filesrc location=photo.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cpubsplinescale method=catmull-rom ! video/x-raw,width=400 ! pngenc ! filesink location=small.png
+ * gst-launch-1.0 filesrc location=tests/data/coffee.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cpubsplinescale method=catmull-rom ! video/x-raw,width=400 ! pngenc ! filesink location=small.png
  * ]| Shrinks a photo to 400 pixels wide, height from the aspect ratio, on the CPU.
  */
 #ifdef HAVE_CONFIG_H
@@ -55,8 +55,8 @@
 
 #include "gstcudabsplinescale.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_bspline_scale_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_bspline_scale_debug
+/* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
 enum
 {
@@ -71,8 +71,7 @@ enum
 
 #define SCALE_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, RGBA, BGRA, RGBx, BGRx, " \
   "ARGB, ABGR }"
-#define SCALE_CAPS "video/x-raw, format = (string) " SCALE_FORMATS ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+#define SCALE_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (SCALE_FORMATS, GCV_SCALE_MAX_DIMENSION)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SCALE_CAPS));
@@ -138,8 +137,6 @@ gst_cuda_video_bspline_scale_class_init (GstCudaVideoBsplineScaleClass * klass)
   GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_bspline_scale_debug, "cudabsplinescale", 0,
-      "Cubic B-spline video scaler");
 
   gobject_class->set_property = gst_cuda_video_bspline_scale_set_property;
   gobject_class->get_property = gst_cuda_video_bspline_scale_get_property;
@@ -175,6 +172,8 @@ gst_cuda_video_bspline_scale_class_init (GstCudaVideoBsplineScaleClass * klass)
 static void
 gst_cuda_video_bspline_scale_init (GstCudaVideoBsplineScale * self)
 {
+  /* each frame stands alone: a late one may be dropped (QoS) */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   self->params.method = (GcvScaleMethod) DEFAULT_PROP_METHOD;
   self->params.antialias = DEFAULT_PROP_ANTIALIAS;
 }
@@ -252,6 +251,7 @@ static GstCaps *
 gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * othercaps)
 {
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
   GstStructure *ins, *outs;
   gint from_w, from_h, from_par_n = 1, from_par_d = 1, to_par_n = 1, to_par_d = 1;
   gint dar_n, dar_d, w = 0, h = 0;
@@ -268,7 +268,7 @@ gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirect
     goto done;
   gst_structure_get_fraction (ins, "pixel-aspect-ratio", &from_par_n, &from_par_d);
   if (!gst_util_fraction_multiply (from_w, from_h, from_par_n, from_par_d, &dar_n, &dar_d)) {
-    GST_WARNING_OBJECT (trans, "display aspect ratio overflows; not keeping it");
+    GST_WARNING_OBJECT (self, "display aspect ratio overflows; not keeping it");
     goto done;
   }
 
@@ -345,7 +345,7 @@ done:
   if (G_IS_VALUE (&par_range))
     g_value_unset (&par_range);
   othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
 }
 

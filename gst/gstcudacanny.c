@@ -34,7 +34,7 @@
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=GRAY8,width=1280,height=720 ! cudacanny low-threshold=30 high-threshold=90 ! videoconvert ! autovideosink
  * ]| Edges of a moving ball, on the GPU when there is one.
  * |[
- * gst-launch-1.0 filesrc location=photo.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cpucanny mode=overlay overlay-color=0xff00ff00 ! videoconvert ! pngenc ! filesink location=edges.png
+ * gst-launch-1.0 filesrc location=tests/data/coffee.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cpucanny mode=overlay overlay-color=0xff00ff00 ! videoconvert ! pngenc ! filesink location=edges.png
  * ]| Paints the edges of a photo in green, on the CPU.
  */
 #ifdef HAVE_CONFIG_H
@@ -43,8 +43,8 @@
 
 #include "gstcudacanny.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_canny_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_canny_debug
+/* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
 enum
 {
@@ -71,10 +71,10 @@ enum
 #define CANNY_SRC_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CANNY_SINK_FORMATS)));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_VIDEO_CAPS_MAKE_MAX (CANNY_SINK_FORMATS, GCV_CANNY_MAX_DIMENSION)));
 /* GRAY8 for edges / magnitude; the input format for overlay */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CANNY_SRC_FORMATS)));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_VIDEO_CAPS_MAKE_MAX (CANNY_SRC_FORMATS, GCV_CANNY_MAX_DIMENSION)));
 
 GType
 gst_cuda_video_canny_mode_get_type (void)
@@ -96,6 +96,25 @@ gst_cuda_video_canny_mode_get_type (void)
   return type;
 }
 
+GType
+gst_cuda_video_canny_blur_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_CANNY_BLUR_NONE, "No blur (as cv::Canny)", "0"},
+    {GST_CUDA_VIDEO_CANNY_BLUR_3, "3 x 3 Gaussian", "3"},
+    {GST_CUDA_VIDEO_CANNY_BLUR_5, "5 x 5 Gaussian", "5"},
+    {GST_CUDA_VIDEO_CANNY_BLUR_7, "7 x 7 Gaussian", "7"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoCannyBlur", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 #define gst_cuda_video_canny_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE (GstCudaVideoCanny, gst_cuda_video_canny, GST_TYPE_CUDA_VIDEO_FILTER);
 
@@ -103,7 +122,7 @@ static gboolean
 register_canny (GstPlugin * plugin)
 {
   return gst_cuda_video_filter_register_pair (plugin, GST_TYPE_CUDA_VIDEO_CANNY, "canny",
-      "Canny edge detector", "Filter/Analyzer/Video",
+      "Canny edge detector", "Filter/Effect/Video",
       "Canny edge detection (Gaussian blur, Sobel, non-maximum suppression, exact hysteresis)");
 }
 
@@ -132,7 +151,6 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
   GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_canny_debug, "cudacanny", 0, "Canny edge detector");
 
   gobject_class->set_property = gst_cuda_video_canny_set_property;
   gobject_class->get_property = gst_cuda_video_canny_get_property;
@@ -146,12 +164,12 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
   g_object_class_install_property (gobject_class, PROP_HIGH_THRESHOLD,
       g_param_spec_double ("high-threshold", "High threshold",
           "Gradient magnitude a suppressed-maximum pixel must exceed to be a strong edge "
-          "(must be >= low-threshold; to raise both, set this one first)",
+          "(must be >= low-threshold: the two are checked together at each frame)",
           0.0, MAX_THRESHOLD, DEFAULT_PROP_HIGH_THRESHOLD, rw | GST_PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_BLUR_SIZE,
-      g_param_spec_int ("blur-size", "Blur size",
+      g_param_spec_enum ("blur-size", "Blur size",
           "Gaussian blur aperture before the gradient: 0 (off, as cv::Canny), 3, 5 or 7",
-          0, GCV_CANNY_MAX_BLUR_SIZE, DEFAULT_PROP_BLUR_SIZE, rw));
+          GST_TYPE_CUDA_VIDEO_CANNY_BLUR, DEFAULT_PROP_BLUR_SIZE, rw));
   g_object_class_install_property (gobject_class, PROP_BLUR_SIGMA,
       g_param_spec_double ("blur-sigma", "Blur sigma",
           "Gaussian standard deviation in pixels (0 = OpenCV's fixed kernel for blur-size, "
@@ -181,17 +199,21 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY_BLUR, 0);
 }
 
 static void
 gst_cuda_video_canny_init (GstCudaVideoCanny * self)
 {
+  /* each frame stands alone: a late one may be dropped (QoS) */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   self->params.low_threshold = DEFAULT_PROP_LOW_THRESHOLD;
   self->params.high_threshold = DEFAULT_PROP_HIGH_THRESHOLD;
   self->params.blur_size = DEFAULT_PROP_BLUR_SIZE;
   self->params.blur_sigma = DEFAULT_PROP_BLUR_SIGMA;
   self->params.l2_gradient = DEFAULT_PROP_L2_GRADIENT;
   self->params.output = GCV_CANNY_OUTPUT_EDGES;
+  self->applied = self->params;
   self->mode = DEFAULT_PROP_MODE;
   self->overlay_color = DEFAULT_PROP_OVERLAY_COLOR;
 }
@@ -201,27 +223,26 @@ gst_cuda_video_canny_set_property (GObject * object, guint prop_id, const GValue
     GParamSpec * pspec)
 {
   GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (object);
-  GcvCannyParams p;
   gboolean mode_changed = FALSE;
-  const gchar *bad;
 
+  /* any value the GParamSpec allows: the thresholds are checked together
+   * where they are used (gstcudavideofilter.h: the settings policy) */
   GST_OBJECT_LOCK (self);
-  p = self->params;
   switch (prop_id) {
     case PROP_LOW_THRESHOLD:
-      p.low_threshold = g_value_get_double (value);
+      self->params.low_threshold = g_value_get_double (value);
       break;
     case PROP_HIGH_THRESHOLD:
-      p.high_threshold = g_value_get_double (value);
+      self->params.high_threshold = g_value_get_double (value);
       break;
     case PROP_BLUR_SIZE:
-      p.blur_size = g_value_get_int (value);
+      self->params.blur_size = g_value_get_enum (value);
       break;
     case PROP_BLUR_SIGMA:
-      p.blur_sigma = g_value_get_double (value);
+      self->params.blur_sigma = g_value_get_double (value);
       break;
     case PROP_L2_GRADIENT:
-      p.l2_gradient = g_value_get_boolean (value);
+      self->params.l2_gradient = g_value_get_boolean (value);
       break;
     case PROP_MODE:
       mode_changed = self->mode != (GstCudaVideoCannyMode) g_value_get_enum (value);
@@ -234,18 +255,8 @@ gst_cuda_video_canny_set_property (GObject * object, guint prop_id, const GValue
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
-  /* never silently change user input: a value the algorithm cannot use is
-   * refused and the previous one kept */
-  bad = gcv_canny_params_check (&p);
-  if (bad == NULL)
-    self->params = p;
   GST_OBJECT_UNLOCK (self);
 
-  if (bad != NULL)
-    g_warning ("%s: value for property '%s' rejected (%s; low-threshold=%g, high-threshold=%g, "
-        "blur-size=%d, blur-sigma=%g); keeping the previous value",
-        GST_OBJECT_NAME (self), pspec->name, bad, p.low_threshold, p.high_threshold, p.blur_size,
-        p.blur_sigma);
   if (mode_changed)
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
@@ -265,7 +276,7 @@ gst_cuda_video_canny_get_property (GObject * object, guint prop_id, GValue * val
       g_value_set_double (value, self->params.high_threshold);
       break;
     case PROP_BLUR_SIZE:
-      g_value_set_int (value, self->params.blur_size);
+      g_value_set_enum (value, self->params.blur_size);
       break;
     case PROP_BLUR_SIGMA:
       g_value_set_double (value, self->params.blur_sigma);
@@ -333,6 +344,17 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
   return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
 }
 
+/* What is wrong with @p (NULL: nothing), naming the properties and their
+ * values (g_free it). */
+static gchar *
+params_problem (const GcvCannyParams * p)
+{
+  const char *bad = gcv_canny_params_check (p);
+
+  return bad ? g_strdup_printf ("%s (low-threshold=%g, high-threshold=%g, blur-sigma=%g)", bad,
+      p->low_threshold, p->high_threshold, p->blur_sigma) : NULL;
+}
+
 /* Whether frames of @in -> @out are painted (overlay) rather than turned
  * into a GRAY8 map: the negotiated formats decide, and mode only when both
  * are GRAY8 (a mode change between edges and overlay then keeps the caps). */
@@ -354,11 +376,24 @@ gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend bac
   gint w = GST_VIDEO_INFO_WIDTH (in), h = GST_VIDEO_INFO_HEIGHT (in);
   GcvError err = { GCV_OK, "" };
 
+  GcvCannyParams params;
+  gchar *bad;
+
   if (!gst_cuda_video_filter_luma_input (in, &self->luma)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "unsupported format %s",
         GST_VIDEO_INFO_NAME (in));
     return FALSE;
   }
+  /* the element cannot start with thresholds it cannot use */
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  GST_OBJECT_UNLOCK (self);
+  if ((bad = params_problem (&params)) != NULL) {
+    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "%s", bad);
+    g_free (bad);
+    return FALSE;
+  }
+  self->applied = params;
   if (backend == GST_CUDA_VIDEO_BACKEND_CPU) {
     self->mask = g_try_malloc ((gsize) w * h);
     if (self->mask == NULL) {
@@ -394,13 +429,16 @@ gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter)
 }
 
 /* The settings of one frame, taken under the object lock: the params with
- * the output the negotiated formats and mode ask for. */
+ * the output the negotiated formats and mode ask for; an unusable
+ * combination of thresholds is warned about and the last usable one
+ * kept. */
 static gboolean
 frame_settings (GstCudaVideoCanny * self, GstVideoFormat in_fmt, GstVideoFormat out_fmt,
     GcvCannyParams * params, guint32 * color)
 {
   GstCudaVideoCannyMode mode;
   gboolean overlay;
+  gchar *bad;
 
   GST_OBJECT_LOCK (self);
   *params = self->params;
@@ -408,6 +446,12 @@ frame_settings (GstCudaVideoCanny * self, GstVideoFormat in_fmt, GstVideoFormat 
   *color = self->overlay_color;
   GST_OBJECT_UNLOCK (self);
 
+  bad = params_problem (params);
+  if (gst_cuda_video_filter_settings_ok (GST_CUDA_VIDEO_FILTER (self), bad))
+    self->applied = *params;
+  else
+    *params = self->applied;
+  g_free (bad);
   overlay = is_overlay (in_fmt, out_fmt, mode);
   params->output = !overlay && mode == GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE ?
       GCV_CANNY_OUTPUT_MAGNITUDE : GCV_CANNY_OUTPUT_EDGES;

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 #define GST_TYPE_CUDA_VIDEO_CANNY            (gst_cuda_video_canny_get_type())
 #define GST_CUDA_VIDEO_CANNY(obj)            (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_CUDA_VIDEO_CANNY,GstCudaVideoCanny))
 #define GST_TYPE_CUDA_VIDEO_CANNY_MODE       (gst_cuda_video_canny_mode_get_type())
+#define GST_TYPE_CUDA_VIDEO_CANNY_BLUR       (gst_cuda_video_canny_blur_get_type())
 
 typedef struct _GstCudaVideoCanny GstCudaVideoCanny;
 typedef struct _GstCudaVideoCannyClass GstCudaVideoCannyClass;
@@ -34,6 +35,23 @@ typedef enum
   GST_CUDA_VIDEO_CANNY_MODE_OVERLAY,
 } GstCudaVideoCannyMode;
 
+/**
+ * GstCudaVideoCannyBlur:
+ * @GST_CUDA_VIDEO_CANNY_BLUR_NONE: no blur (as cv::Canny)
+ * @GST_CUDA_VIDEO_CANNY_BLUR_3: 3 x 3 Gaussian
+ * @GST_CUDA_VIDEO_CANNY_BLUR_5: 5 x 5 Gaussian
+ * @GST_CUDA_VIDEO_CANNY_BLUR_7: 7 x 7 Gaussian
+ *
+ * The blur-size values: the Gaussian's aperture (the value is the size).
+ */
+typedef enum
+{
+  GST_CUDA_VIDEO_CANNY_BLUR_NONE = 0,
+  GST_CUDA_VIDEO_CANNY_BLUR_3 = 3,
+  GST_CUDA_VIDEO_CANNY_BLUR_5 = 5,
+  GST_CUDA_VIDEO_CANNY_BLUR_7 = 7,
+} GstCudaVideoCannyBlur;
+
 struct _GstCudaVideoCanny
 {
   GstCudaVideoFilter parent;
@@ -43,6 +61,9 @@ struct _GstCudaVideoCanny
   GcvCannyParams params;
   GstCudaVideoCannyMode mode;
   guint32 overlay_color;
+
+  /* streaming thread: the last settings a frame could use */
+  GcvCannyParams applied;
 
   /* per caps, streaming thread */
   GcvLumaInput luma;
@@ -59,6 +80,7 @@ struct _GstCudaVideoCannyClass
 
 GType gst_cuda_video_canny_get_type (void);
 GType gst_cuda_video_canny_mode_get_type (void);
+GType gst_cuda_video_canny_blur_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (cudacanny);
 

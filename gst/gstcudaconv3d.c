@@ -43,7 +43,14 @@
  * `selected-algorithm`).  Kernel values (sigmas, Gabor parameters,
  * coefficients, scale, offset, absolute) may change while playing; a new
  * size, border, algorithm or planes drains the held frames and restarts the
- * history with the new kernel.
+ * history with the new kernel.  A kernel that cannot be used (coefficients
+ * that do not match size x temporal-size, an all-zero kernel to
+ * normalise) stops the element at start; set while playing it is one
+ * warning and the kernel in force stays.
+ *
+ * QoS is off by default: every output frame is a weighted sum over
+ * temporal-size input frames, so a dropped input would change the frames
+ * around it.
  *
  * ## Example launch line
  * |[
@@ -62,8 +69,17 @@
 
 #include "gstcudaconv3d.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_conv3d_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_conv3d_debug
+/* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
+
+static void
+stamp_free (gpointer data)
+{
+  GstCudaVideoConv3dStamp *stamp = data;
+
+  gst_clear_buffer (&stamp->metas);
+  g_free (stamp);
+}
 
 enum
 {
@@ -105,7 +121,7 @@ enum
 #define DEFAULT_PROP_PLANES GST_CUDA_VIDEO_CONV3D_PLANES_ALL
 
 #define CONV3D_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA, BGRA, RGBx, BGRx }"
-#define CONV3D_CAPS GST_VIDEO_CAPS_MAKE (CONV3D_FORMATS)
+#define CONV3D_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (CONV3D_FORMATS, GCV_CONV3D_MAX_DIMENSION)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CONV3D_CAPS));
@@ -231,8 +247,6 @@ gst_cuda_video_conv3d_class_init (GstCudaVideoConv3dClass * klass)
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
   const GParamFlags live = rw | GST_PARAM_CONTROLLABLE;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_conv3d_debug, "cudaconv3d", 0,
-      "Spatio-temporal 3-D convolution");
 
   gobject_class->finalize = gst_cuda_video_conv3d_finalize;
   gobject_class->set_property = gst_cuda_video_conv3d_set_property;
@@ -363,7 +377,7 @@ gst_cuda_video_conv3d_finalize (GObject * object)
   g_free (self->settings.kernel_file);
   g_free (self->coefficients);
   g_free (self->delay);
-  g_queue_clear_full (&self->stamps, g_free);
+  g_queue_clear_full (&self->stamps, stamp_free);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -371,19 +385,20 @@ gst_cuda_video_conv3d_finalize (GObject * object)
 static gboolean
 load_kernel_file (const gchar * path, GArray * values, gchar ** why)
 {
-  gchar *text = NULL;
-  GError *error = NULL;
+  GcvError err = { GCV_OK, "" };
   const char *bad;
+  char *text;
+  size_t len;
   float *v;
   int n;
 
-  if (!g_file_get_contents (path, &text, NULL, &error)) {
-    *why = g_strdup (error->message);
-    g_error_free (error);
+  /* 31^3 coefficients in text are well under this */
+  if (gcv_read_settings_file (path, 4 << 20, "kernel file", &text, &len, &err) != GCV_OK) {
+    *why = g_strdup (err.message);
     return FALSE;
   }
   bad = gcv_conv3d_kernel_parse (text, &v, &n);
-  g_free (text);
+  free (text);
   if (bad) {
     *why = g_strdup_printf ("%s: %s", path, bad);
     return FALSE;
@@ -501,8 +516,7 @@ gst_cuda_video_conv3d_set_property (GObject * object, guint prop_id, const GValu
   /* never silently change user input: the value is refused, the previous
    * one kept */
   if (why) {
-    g_warning ("%s: value for property '%s' rejected (%s); keeping the previous value",
-        GST_OBJECT_NAME (self), pspec->name, why);
+    gst_cuda_video_filter_warn_rejected (GST_CUDA_VIDEO_FILTER (self), pspec, value, why);
     g_free (why);
   }
 }
@@ -626,6 +640,12 @@ build_kernel (const GstCudaVideoConv3dSettings * s, gint * kx, gint * ky, gint *
   n = *kx * *ky * *kt;
   k = g_new (gfloat, n);
   if (spec.type == GCV_CONV3D_KERNEL_CUSTOM) {
+    if (s->custom->len == 0) {
+      *why = g_strdup ("kernel=custom has no coefficients: set coefficients, or kernel-file to a "
+          "file that can be read");
+      g_free (k);
+      return NULL;
+    }
     if ((gint) s->custom->len != n) {
       *why = g_strdup_printf ("kernel=custom has %u coefficients, but size=%d and temporal-size=%d "
           "need %d x %d x %d = %d (x fastest, then y, then t)", s->custom->len, s->size, *kt, *kx,
@@ -801,10 +821,21 @@ apply_settings (GstCudaVideoConv3d * self, gboolean first, GError ** error)
 
   if (!k) {
     g_array_unref (s.custom);
+    /* while playing the frames keep the kernel in force (the settings
+     * policy, gstcudavideofilter.h): the next frame tries the settings
+     * again, so a change in several properties applies once complete */
+    if (!first && self->n_planes > 0) {
+      gchar *bad = g_strdup_printf ("invalid 3-D kernel: %s", why);
+      gst_cuda_video_filter_settings_ok (filter, bad);
+      g_free (bad);
+      g_free (why);
+      return GST_FLOW_OK;
+    }
     g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "invalid 3-D kernel: %s", why);
     g_free (why);
     return GST_FLOW_ERROR;
   }
+  gst_cuda_video_filter_settings_ok (filter, NULL);
   reshape = first || self->n_planes == 0;
   for (p = 0; p < self->n_planes && !reshape; p++) {
     const GcvConv3dParams *prm = &self->params[p];
@@ -842,7 +873,7 @@ apply_settings (GstCudaVideoConv3d * self, gboolean first, GError ** error)
     }
   }
   free_contexts (self);
-  g_queue_clear_full (&self->stamps, g_free);
+  g_queue_clear_full (&self->stamps, stamp_free);
   g_free (self->coefficients);
   self->coefficients = k;
   if (!make_contexts (self, gst_cuda_video_filter_get_backend (filter), &s, kx, ky, kt, error)) {
@@ -876,7 +907,7 @@ gst_cuda_video_conv3d_teardown (GstCudaVideoFilter * filter)
   GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
 
   free_contexts (self);
-  g_queue_clear_full (&self->stamps, g_free);
+  g_queue_clear_full (&self->stamps, stamp_free);
 }
 
 static void
@@ -891,7 +922,7 @@ gst_cuda_video_conv3d_reset (GstCudaVideoFilter * filter)
     if (self->cuda[p])
       gcv_conv3d_cuda_reset (self->cuda[p]);
   }
-  g_queue_clear_full (&self->stamps, g_free);
+  g_queue_clear_full (&self->stamps, stamp_free);
 }
 
 static guint
@@ -955,7 +986,8 @@ render_next (GstCudaVideoFilter * filter, GstVideoFrame * out_frame, GstCudaVide
     GST_BUFFER_DURATION (buf) = stamp->duration;
     GST_BUFFER_OFFSET (buf) = stamp->offset;
     GST_BUFFER_OFFSET_END (buf) = stamp->offset_end;
-    g_free (stamp);
+    gst_cuda_video_filter_copy_metas (filter, stamp->metas, buf);
+    stamp_free (stamp);
   }
   return GST_FLOW_OK;
 
@@ -1012,6 +1044,8 @@ begin_frame (GstCudaVideoConv3d * self, GstBuffer * inbuf)
   stamp->duration = GST_BUFFER_DURATION (inbuf);
   stamp->offset = GST_BUFFER_OFFSET (inbuf);
   stamp->offset_end = GST_BUFFER_OFFSET_END (inbuf);
+  stamp->metas = gst_buffer_new ();
+  gst_buffer_copy_into (stamp->metas, inbuf, GST_BUFFER_COPY_META, 0, -1);
   g_queue_push_tail (&self->stamps, stamp);
   return GST_FLOW_OK;
 }

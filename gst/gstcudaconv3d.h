@@ -55,11 +55,13 @@ typedef struct
   GstCudaVideoConv3dPlanes planes;
 } GstCudaVideoConv3dSettings;
 
-/* The timestamps of a frame held in the history. */
+/* The timestamps and metas of a frame held in the history (the output
+ * centred on it gets them). */
 typedef struct
 {
   GstClockTime pts, dts, duration;
   guint64 offset, offset_end;
+  GstBuffer *metas;             /* an empty buffer carrying copies of its metas */
 } GstCudaVideoConv3dStamp;
 
 struct _GstCudaVideoConv3d

@@ -56,7 +56,9 @@
  * world-to-camera extrinsics of the source and the virtual camera (the
  * virtual camera may be anywhere); it overrides the simple-mode properties
  * (and symmetric) when set.  A file that cannot be read or parsed stops
- * the element with an error naming the file, line and column.
+ * the element at start with an error naming the file, line and column;
+ * set while playing, it is a warning with the same text and the cameras
+ * in force stay.
  *
  * Output: virtual (the virtual view, W x H), stereo-side-by-side (2W x H)
  * or stereo-top-bottom (W x 2H) with the left view first, or anaglyph
@@ -81,19 +83,21 @@
  * the caps, camera-file is read again at the next frame, the others apply
  * to the next frame.  median-size and dcbf-size must be odd (other values
  * are refused with a warning); z-near must be smaller than z-far and
- * convergence 0 or at least z-near / 1000, checked when the element
- * starts and at every frame (a LIBRARY SETTINGS error).
+ * convergence 0 or at least z-near / 1000, checked together whatever the
+ * order they are set in: when the element starts (a LIBRARY SETTINGS
+ * error), and before every frame (one warning, and the frames go on with
+ * the last usable settings).
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 filesrc location=rgbd.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! imagefreeze num-buffers=1 ! cudadibr layout=side-by-side z-near=1 z-far=10 baseline=0.1 convergence=3 ! videoconvert ! pngenc ! filesink location=virtual.png
+ * gst-launch-1.0 filesrc location=out/media/rgbd.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! imagefreeze num-buffers=1 ! cudadibr layout=side-by-side focal-length=600 z-near=2.5 z-far=14 baseline=0.1 convergence=3 ! videoconvert ! pngenc ! filesink location=virtual.png
  * ]| Synthesizes the view of a camera 0.1 units to the right from a colour | depth side-by-side picture.
  * |[
- * gst-launch-1.0 filesrc location=2dz.mp4 ! decodebin ! videoconvert ! video/x-raw,format=I420 ! cudadibr layout=top-bottom output=anaglyph symmetric=true ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=out/media/2dz.webm ! decodebin ! videoconvert ! video/x-raw,format=I420 ! cudadibr layout=top-bottom focal-length=600 z-near=2.5 z-far=14 output=anaglyph symmetric=true ! videoconvert ! autovideosink
  * ]| Red-cyan anaglyph of a top-bottom 2D-plus-depth video.
  * |[
- * gst-launch-1.0 filesrc location=2dz.mp4 ! decodebin ! videoconvert ! video/x-raw,format=RGBA ! cudadibr output=stereo-side-by-side ! glupload ! glviewconvert output-mode-override=left ! glimagesink
- * ]| Full stereo pairs, for GStreamer's 3-D elements.
+ * gst-launch-1.0 filesrc location=out/media/2dz.webm ! decodebin ! videoconvert ! video/x-raw,format=RGBA ! cudadibr layout=top-bottom focal-length=600 z-near=2.5 z-far=14 output=stereo-side-by-side ! glupload ! glviewconvert output-mode-override=left ! glimagesink
+ * ]| Full stereo pairs, for GStreamer's 3-D elements (the GL elements: gstreamer1.0-gl).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -105,8 +109,8 @@
 #include <math.h>
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_dibr_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_dibr_debug
+/* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
 enum
 {
@@ -148,10 +152,9 @@ enum
 
 #define MAX_DIM 32767
 
-#define SINK_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx, I420, RGBA64_LE, BGRA64_LE }, " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
-#define SRC_CAPS "video/x-raw, format = (string) { RGBA, BGRA, RGBx, BGRx }, " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+#define SINK_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX ("{ RGBA, BGRA, RGBx, BGRx, I420, RGBA64_LE, BGRA64_LE }", \
+    GCV_DIBR_MAX_DIMENSION)
+#define SRC_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX ("{ RGBA, BGRA, RGBx, BGRx }", GCV_DIBR_MAX_DIMENSION)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SINK_CAPS));
@@ -260,8 +263,6 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
   GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_dibr_debug, "cudadibr", 0,
-      "Depth-image-based renderer");
 
   gobject_class->finalize = gst_cuda_video_dibr_finalize;
   gobject_class->set_property = gst_cuda_video_dibr_set_property;
@@ -359,6 +360,8 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
 static void
 gst_cuda_video_dibr_init (GstCudaVideoDibr * self)
 {
+  /* each frame stands alone: a late one may be dropped (QoS) */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   gcv_dibr_params_init (&self->params);
   self->params.focal_length = DEFAULT_PROP_FOCAL_LENGTH;
   self->layout = DEFAULT_PROP_LAYOUT;
@@ -530,7 +533,8 @@ gst_cuda_video_dibr_get_property (GObject * object, guint prop_id, GValue * valu
 }
 
 /* Posts the settings error when @params cannot be used (focal_length 0
- * resolved to @width first); TRUE when they can. */
+ * resolved to @width first); TRUE when they can.  For start, where
+ * nothing has run yet. */
 static gboolean
 check_params (GstCudaVideoDibr * self, GcvDibrParams * params, gint width)
 {
@@ -546,26 +550,50 @@ check_params (GstCudaVideoDibr * self, GcvDibrParams * params, gint width)
   return FALSE;
 }
 
-/* Reads the camera file; posts the error (with the parser's file:line:col
- * message) and returns FALSE when it cannot be used. */
+/* The parameters a frame uses (focal_length 0 resolved to @width), the
+ * last usable ones when they are not (the settings policy); FALSE (error
+ * posted) when none ever were. */
 static gboolean
-load_camera_file (GstCudaVideoDibr * self, const gchar * path)
+frame_params (GstCudaVideoDibr * self, GcvDibrParams * params, gint width)
+{
+  if (params->focal_length == 0.0)
+    params->focal_length = width > 0 ? width : 1000.0;
+  return gst_cuda_video_filter_usable_params (GST_CUDA_VIDEO_FILTER (self), params, sizeof (*params),
+      "depth-image-based rendering", gcv_dibr_params_check (params));
+}
+
+/* Reads the camera file at @path (NULL: none, the cameras come from the
+ * properties).  A file that cannot be used changes nothing: at start
+ * (@playing FALSE) the error is posted and FALSE returned; while playing
+ * it is a WARNING and the cameras in force stay (the settings policy). */
+static gboolean
+load_camera_file (GstCudaVideoDibr * self, const gchar * path, gboolean playing)
 {
   GcvError err = { GCV_OK, "" };
+  GcvDibrCamera src, virt;
 
-  self->file_loaded = FALSE;
-  if (path == NULL)
+  if (path == NULL) {
+    self->file_loaded = FALSE;
     return TRUE;
-  if (gcv_dibr_camera_file_load (path, &self->file_src, &self->file_virt, &err) != GCV_OK) {
+  }
+  if (gcv_dibr_camera_file_load (path, &src, &virt, &err) != GCV_OK) {
+    if (playing) {
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("Invalid camera file: %s; the cameras in force stay",
+              err.message), ("camera-file=%s", path));
+      return TRUE;
+    }
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Invalid camera file: %s", err.message),
         ("camera-file=%s", path));
     return FALSE;
   }
+  self->file_src = src;
+  self->file_virt = virt;
   self->file_loaded = TRUE;
   return TRUE;
 }
 
-/* Takes a changed camera-file property; FALSE after posting an error. */
+/* Takes a changed camera-file property (@force: at start, whether changed
+ * or not); FALSE after posting an error. */
 static gboolean
 update_camera_file (GstCudaVideoDibr * self, gboolean force)
 {
@@ -578,7 +606,7 @@ update_camera_file (GstCudaVideoDibr * self, gboolean force)
   path = g_strdup (self->camera_file);
   GST_OBJECT_UNLOCK (self);
   if (changed)
-    ok = load_camera_file (self, path);
+    ok = load_camera_file (self, path, !force);
   g_free (path);
   return ok;
 }
@@ -683,6 +711,40 @@ map_size_field (GstStructure * s, const gchar * field, gboolean in_doubled, gboo
   return TRUE;
 }
 
+/* Whether the width of @s is the field map_size_field refuses. */
+static gboolean
+map_size_field_failed (const GstStructure * s, gboolean in_doubled, gboolean out_doubled,
+    GstPadDirection direction)
+{
+  gint v;
+
+  return gst_structure_get_int (s, "width", &v) && map_size (v, in_doubled, out_doubled, direction) == 0;
+}
+
+/* The nicks of the enums, for messages. */
+static const gchar *
+enum_nick (GType type, gint value)
+{
+  GEnumClass *klass = g_type_class_ref (type);
+  GEnumValue *v = g_enum_get_value (klass, value);
+  const gchar *nick = v ? v->value_nick : "?";
+
+  g_type_class_unref (klass);
+  return nick;
+}
+
+static const gchar *
+layout_nick (GstCudaVideoDibrLayout layout)
+{
+  return enum_nick (GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, layout);
+}
+
+static const gchar *
+output_nick (GstCudaVideoDibrOutput output)
+{
+  return enum_nick (GST_TYPE_CUDA_VIDEO_DIBR_OUTPUT, output);
+}
+
 static const gchar *
 multiview_mode_of (GstCudaVideoDibrOutput output)
 {
@@ -741,6 +803,13 @@ gst_cuda_video_dibr_transform_caps (GstBaseTransform * trans, GstPadDirection di
     }
     if (!map_size_field (s, "width", w_in, w_out, direction)
         || !map_size_field (s, "height", h_in, h_out, direction)) {
+      /* the usual "could not link" says nothing of why: say it here */
+      GST_WARNING_OBJECT (self, "%" GST_PTR_FORMAT " has no counterpart on the %s: a %s of the %s must be "
+          "even to be halved (layout %s, output %s), and a doubled one at most %d", s,
+          direction == GST_PAD_SINK ? "source pad" : "sink pad",
+          map_size_field_failed (s, w_in, w_out, direction) ? "width" : "height",
+          direction == GST_PAD_SINK ? "input" : "output", layout_nick (layout), output_nick (output),
+          MAX_DIM);
       gst_structure_free (s);
       continue;
     }
@@ -786,6 +855,22 @@ gst_cuda_video_dibr_fixate_caps (GstBaseTransform * trans, GstPadDirection direc
 
 /* ---- per caps ------------------------------------------------------------- */
 
+/* Whether input @in and output @out are what @layout and @output make:
+ * the view size to *W x *H. */
+static gboolean
+layout_output_fit (const GstVideoInfo * in, const GstVideoInfo * out, GstCudaVideoDibrLayout layout,
+    GstCudaVideoDibrOutput output, gint * W, gint * H)
+{
+  gint iw = GST_VIDEO_INFO_WIDTH (in), ih = GST_VIDEO_INFO_HEIGHT (in);
+
+  *W = layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE ? iw / 2 : iw;
+  *H = layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM ? ih / 2 : ih;
+  return *W >= 1 && *H >= 1
+      && GST_VIDEO_INFO_WIDTH (out) == (output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE ? 2 * *W : *W)
+      && GST_VIDEO_INFO_HEIGHT (out) == (output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM ? 2 * *H : *H)
+      && g_strcmp0 (out_format_of (GST_VIDEO_INFO_NAME (in), layout), GST_VIDEO_INFO_NAME (out)) == 0;
+}
+
 static gboolean
 gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error)
 {
@@ -800,19 +885,38 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
   self->cur_layout = self->layout;
   self->cur_output = self->output;
   GST_OBJECT_UNLOCK (self);
+  /* the caps decide: layout or output may have changed since they were
+   * negotiated (the setter asked for a new negotiation, which brings the
+   * change here).  The properties' pair when it fits the caps, else the
+   * first pair that does (same layout or output first). */
+  if (!layout_output_fit (in, out, self->cur_layout, self->cur_output, &W, &H)) {
+    GstCudaVideoDibrLayout wanted_layout = self->cur_layout;
+    GstCudaVideoDibrOutput wanted_output = self->cur_output;
+    gboolean found = FALSE;
+    gint pass, l, o;
 
-  W = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE ? iw / 2 : iw;
-  H = self->cur_layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM ? ih / 2 : ih;
-  ow = self->cur_output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE ? 2 * W : W;
-  oh = self->cur_output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM ? 2 * H : H;
-  if (W < 1 || H < 1 || GST_VIDEO_INFO_WIDTH (out) != ow || GST_VIDEO_INFO_HEIGHT (out) != oh
-      || g_strcmp0 (out_format_of (GST_VIDEO_INFO_NAME (in), self->cur_layout),
-          GST_VIDEO_INFO_NAME (out)) != 0) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "%s %dx%d in and %s %dx%d out do not match layout and output", GST_VIDEO_INFO_NAME (in),
-        iw, ih, GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out));
-    return FALSE;
+    /* pass 0 keeps one of the two, pass 1 changes both */
+    for (pass = 0; pass < 2 && !found; pass++)
+      for (l = GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE; l <= GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA && !found; l++)
+        for (o = GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL; o <= GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH && !found; o++)
+          if ((pass == 1 || (gint) wanted_layout == l || (gint) wanted_output == o)
+              && layout_output_fit (in, out, l, o, &W, &H)) {
+            self->cur_layout = (GstCudaVideoDibrLayout) l;
+            self->cur_output = (GstCudaVideoDibrOutput) o;
+            found = TRUE;
+          }
+    if (!found) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+          "%s %dx%d in and %s %dx%d out fit no layout and output", GST_VIDEO_INFO_NAME (in),
+          iw, ih, GST_VIDEO_INFO_NAME (out), GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out));
+      return FALSE;
+    }
+    GST_DEBUG_OBJECT (self, "the caps were negotiated for layout %d output %d (properties: %d %d; "
+        "a new negotiation is pending)", self->cur_layout, self->cur_output, wanted_layout,
+        wanted_output);
   }
+  ow = GST_VIDEO_INFO_WIDTH (out);
+  oh = GST_VIDEO_INFO_HEIGHT (out);
   self->width = W;
   self->height = H;
   n = (gsize) W * H;
@@ -938,7 +1042,7 @@ frame_settings (GstCudaVideoDibr * self, const GstVideoInfo * out_info, GcvDibrP
       && (*output == GST_CUDA_VIDEO_DIBR_OUTPUT_VIRTUAL || *output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH))
     *output = self->cur_output = self->output;
   GST_OBJECT_UNLOCK (self);
-  if (!check_params (self, params, W) || !update_camera_file (self, FALSE))
+  if (!frame_params (self, params, W) || !update_camera_file (self, FALSE))
     return FALSE;
 
   if (self->file_loaded) {

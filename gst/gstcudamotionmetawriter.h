@@ -23,6 +23,7 @@
 #include <gst/video/video.h>
 
 #include "gstcudamotionmeta.h"
+#include "gstcudavideofilter.h"
 #include "motionest.h"
 #include "vcm.h"
 
@@ -85,8 +86,7 @@ void gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const 
 
 /* Their pads: 8-bit formats whose plane 0 is the luma. */
 #define GST_CUDA_MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, Y42B, Y444 }"
-#define GST_CUDA_MOTION_CAPS "video/x-raw, format = (string) " GST_CUDA_MOTION_FORMATS ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+#define GST_CUDA_MOTION_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (GST_CUDA_MOTION_FORMATS, GCV_MOTION_MAX_DIMENSION)
 
 /* Plane 0 (the luma of every format the motion elements take) of a mapped
  * frame. */

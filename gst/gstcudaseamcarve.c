@@ -50,9 +50,19 @@
  * 2x2 chroma sample cannot follow without smearing colour across the seam;
  * convert to Y444 or RGBA first.
  *
+ * What one frame may cost is bounded: a carve whose seam-map passes would
+ * visit more than 1e10 pixels a frame (64x48 to 8192x8192, or 4K in exact
+ * mode with much more than a quarter removed: 10 s and more a frame on the
+ * CPU) is a settings error naming the cost; mode=fast with more
+ * seams-per-pass, or scaling part of the way, brings it under.  A live
+ * change to exact mode that would cost more is one warning, the frames
+ * going on in the mode in force.  QoS is off by default: with
+ * temporal-coherence a dropped frame would move the seams the next frame
+ * is drawn to.
+ *
  * ## Example launch line
  * |[
- * gst-launch-1.0 filesrc location=photo.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cudaseamcarve ! video/x-raw,width=400 ! videoconvert ! pngenc ! filesink location=carved.png
+ * gst-launch-1.0 filesrc location=tests/data/chelsea.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cudaseamcarve ! video/x-raw,width=400 ! videoconvert ! pngenc ! filesink location=carved.png
  * ]| Narrows a photo to 400 pixels wide, its height kept, on the GPU when there is one.
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=300 ! video/x-raw,format=RGBA,width=1280,height=720 ! cpuseamcarve width=1024 mode=fast temporal-coherence=0.5 ! videoconvert ! autovideosink
@@ -66,8 +76,8 @@
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_seam_carve_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_seam_carve_debug
+/* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
 enum
 {
@@ -98,9 +108,7 @@ enum
 #define HEIGHT_SEAM_COLOUR 0xff00ff00
 
 #define SEAM_FORMATS "{ GRAY8, Y444, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
-/* sizes up to GCV_SEAM_MAX_DIMENSION (what the backends take) */
-#define SEAM_CAPS "video/x-raw, format = (string) " SEAM_FORMATS ", " \
-  "width = (int) [ 1, 32767 ], height = (int) [ 1, 32767 ], framerate = " GST_VIDEO_FPS_RANGE
+#define SEAM_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (SEAM_FORMATS, GCV_SEAM_MAX_DIMENSION)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEAM_CAPS));
@@ -201,8 +209,6 @@ gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
   GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_seam_carve_debug, "cudaseamcarve", 0,
-      "Seam carving video resizer");
 
   gobject_class->set_property = gst_cuda_video_seam_carve_set_property;
   gobject_class->get_property = gst_cuda_video_seam_carve_get_property;
@@ -405,6 +411,7 @@ static GstCaps *
 gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * othercaps)
 {
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
   GstStructure *ins, *outs;
   gint w, h, par_n, par_d;
 
@@ -419,7 +426,7 @@ gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans, GstPadDirection
       && gst_structure_has_field (outs, "pixel-aspect-ratio"))
     gst_structure_fixate_field_nearest_fraction (outs, "pixel-aspect-ratio", par_n, par_d);
   othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
 }
 
@@ -474,23 +481,21 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     return FALSE;
   }
 
+  geom->in_width = GST_VIDEO_INFO_WIDTH (in);
+  geom->in_height = GST_VIDEO_INFO_HEIGHT (in);
+  /* the caps decide, not the properties: show-seams or the size may have
+   * changed since these caps were negotiated (the setter asked for a new
+   * negotiation, which brings the change here).  Showing the seams needs
+   * the output the input's size; other caps were made for carving. */
   GST_OBJECT_LOCK (self);
-  self->showing = self->show_seams;
+  self->showing = self->show_seams && GST_VIDEO_INFO_WIDTH (out) == geom->in_width
+      && GST_VIDEO_INFO_HEIGHT (out) == geom->in_height;
   prop_w = self->width;
   prop_h = self->height;
   GST_OBJECT_UNLOCK (self);
 
-  geom->in_width = GST_VIDEO_INFO_WIDTH (in);
-  geom->in_height = GST_VIDEO_INFO_HEIGHT (in);
   if (self->showing) {
     /* the output shows the input; the seams are those of the properties' size */
-    if (GST_VIDEO_INFO_WIDTH (out) != geom->in_width
-        || GST_VIDEO_INFO_HEIGHT (out) != geom->in_height) {
-      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-          "show-seams needs the output size equal to the input's (%dx%d), not %dx%d",
-          geom->in_width, geom->in_height, GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out));
-      return FALSE;
-    }
     geom->out_width = prop_w > 0 ? prop_w : geom->in_width;
     geom->out_height = prop_h > 0 ? prop_h : geom->in_height;
   } else {
@@ -500,6 +505,18 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
   if ((why = gcv_seam_geometry_check (geom)) != NULL) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "%s", why);
     return FALSE;
+  }
+  /* what one frame may cost is bounded (a frame of minutes would also
+   * hold up every state change) */
+  {
+    GcvSeamParams params;
+    GST_OBJECT_LOCK (self);
+    params = self->params;
+    GST_OBJECT_UNLOCK (self);
+    if ((why = gcv_seam_work_check (geom, &params)) != NULL) {
+      g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "%s", why);
+      return FALSE;
+    }
   }
 
   /* the same size passes through, unless the memory changes (CUDA memory
@@ -588,6 +605,19 @@ paint_seams (GstCudaVideoSeamCarve * self, GstVideoFrame * in_frame, GstVideoFra
   }
 }
 
+/* The frame's settings, taken under the object lock; the last usable
+ * ones when they would make a frame cost more than allowed (the settings
+ * policy: mode=exact on a large carve). */
+static gboolean
+frame_params (GstCudaVideoSeamCarve * self, GcvSeamParams * params)
+{
+  GST_OBJECT_LOCK (self);
+  *params = self->params;
+  GST_OBJECT_UNLOCK (self);
+  return gst_cuda_video_filter_usable_params (GST_CUDA_VIDEO_FILTER (self), params, sizeof (*params),
+      "seam carving", gcv_seam_work_check (&self->geom, params));
+}
+
 static GstFlowReturn
 gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
     GstVideoFrame * out_frame)
@@ -599,9 +629,8 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GcvPlane mask = { self->host_mask, geom->in_width, geom->in_height, geom->in_width };
   GcvError err = { GCV_OK, "" };
 
-  GST_OBJECT_LOCK (self);
-  params = self->params;
-  GST_OBJECT_UNLOCK (self);
+  if (!frame_params (self, &params))
+    return GST_FLOW_ERROR;
 
   gst_cuda_video_filter_frame_planes (in_frame, geom->n_planes, in);
   gst_cuda_video_filter_frame_planes (out_frame, geom->n_planes, out);
@@ -625,9 +654,8 @@ gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter, GstCudaVi
   GError *error = NULL;
   guint l;
 
-  GST_OBJECT_LOCK (self);
-  params = self->params;
-  GST_OBJECT_UNLOCK (self);
+  if (!frame_params (self, &params))
+    return GST_FLOW_ERROR;
 
   /* the same size in another memory: the frame as it is */
   if (!self->showing && self->geom.in_width == self->geom.out_width

@@ -53,14 +53,18 @@
  * Every property may change while playing; the next frame uses the new
  * values.  template-size must be odd and search-size even (other values
  * are refused with a warning); a template larger than the search area is
- * a settings error when the element starts or at the next frame.
+ * a settings error when the element starts, and while playing one warning
+ * and the frames go on with the last usable settings.
+ *
+ * QoS is off by default: each frame is tracked against the one before,
+ * so a dropped frame makes the next search span two frames of motion.
  *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,width=640,height=480 ! cudavcm draw=true draw-scale=4 location=points.jsonl ! videoconvert ! autovideosink
  * ]| Shows the tracked points of a bouncing ball as arrows (4x their length) and writes them to points.jsonl.
  * |[
- * gst-launch-1.0 filesrc location=clip.mp4 ! decodebin ! videoconvert ! video/x-raw,format=I420,width=640,height=480 ! cudavcm max-points=2048 ! fakesink
+ * gst-launch-1.0 filesrc location=out/media/clip.webm ! decodebin ! videoconvert ! videoscale ! video/x-raw,format=I420,width=640,height=480 ! cudavcm max-points=2048 ! fakesink
  * ]| The paper's setting: 640x480, 16x16 windows, 5x5 templates, 64x64 search, up to 2048 points.
  */
 #ifdef HAVE_CONFIG_H
@@ -73,8 +77,8 @@
 
 #include "gcv-cuda.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_vcm_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_vcm_debug
+/* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
 enum
 {
@@ -164,8 +168,6 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
   GstCudaVideoFilterClass *filter_class = GST_CUDA_VIDEO_FILTER_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_video_vcm_debug, "cudavcm", 0,
-      "Vector coherence mapping point tracker");
 
   gobject_class->finalize = gst_cuda_video_vcm_finalize;
   gobject_class->set_property = gst_cuda_video_vcm_set_property;
@@ -601,7 +603,8 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
   return GST_FLOW_OK;
 }
 
-/* The frame's settings, taken under the object lock, checked. */
+/* The frame's settings, taken under the object lock; the last usable
+ * parameters when they are not (the settings policy). */
 static gboolean
 frame_params (GstCudaVideoVcm * self, GcvVcmParams * params, gboolean * draw, gint * draw_scale)
 {
@@ -610,7 +613,8 @@ frame_params (GstCudaVideoVcm * self, GcvVcmParams * params, gboolean * draw, gi
   *draw = self->draw;
   *draw_scale = self->draw_scale;
   GST_OBJECT_UNLOCK (self);
-  return check_params (self, params);
+  return gst_cuda_video_filter_usable_params (GST_CUDA_VIDEO_FILTER (self), params, sizeof (*params),
+      "vector coherence mapping", gcv_vcm_params_check (params));
 }
 
 static GstFlowReturn

@@ -31,20 +31,6 @@
 #include <gst/cuda/gstcudautils.h>
 #endif
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_context_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_context_debug
-
-static void
-init_debug (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_video_context_debug, "cudavideocontext", 0,
-        "gst-cuda-video: GStreamer CUDA context and memory");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 GstCaps *
 gst_cuda_video_caps_with_memory (GstCaps * caps)
@@ -67,6 +53,20 @@ gst_cuda_video_caps_are_device (GstCaps * caps)
 }
 
 #if GCV_HAVE_GST_CUDA
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_context_debug);
+#define GST_CAT_DEFAULT gst_cuda_video_context_debug
+
+static void
+init_debug (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_video_context_debug, "cudavideocontext", 0,
+        "gst-cuda-video: GStreamer CUDA context and memory");
+    g_once_init_leave (&done, 1);
+  }
+}
 
 gboolean
 gst_cuda_video_memory_available (void)

@@ -58,7 +58,8 @@
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_video_filter_debug);
-#define GST_CAT_DEFAULT gst_cuda_video_filter_debug
+/* what an element logs goes to its own category ("cudacanny", "cpucanny") */
+#define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
 enum
 {
@@ -136,6 +137,7 @@ struct _GstCudaVideoFilterPrivate
   GstCudaVideoBackend backend;
   gboolean started;
   gboolean configured;
+  gboolean set_up;              /* setup ran (even if it failed): teardown is due */
   gint device;
   GstObject *context;           /* the GstCudaContext, or NULL: CUDA's primary context */
   gpointer streams[N_STREAMS];
@@ -149,6 +151,9 @@ struct _GstCudaVideoFilterPrivate
   guint n_slots, next_slot;
   Slot *current;                /* the slot of the frame being submitted */
   gboolean warned_foreign;
+  gchar *settings_warned;       /* the unusable combination last warned about */
+  GBytes *usable_params;        /* gst_cuda_video_filter_usable_params() */
+  gchar *setup_failed;          /* the setup error last posted, for these caps */
   GPtrArray *device_allocs;
 
   /* frames in flight, oldest first; the one transform() just submitted */
@@ -187,6 +192,9 @@ static gboolean gst_cuda_video_filter_query (GstBaseTransform * trans, GstPadDir
     GstQuery * query);
 static gboolean gst_cuda_video_filter_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps);
+static void gst_cuda_video_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer);
+static gboolean gst_cuda_video_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
+    GstMeta * meta, GstBuffer * inbuf);
 static gboolean gst_cuda_video_filter_transform_size (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps, gsize * othersize);
 static gboolean gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans,
@@ -258,10 +266,13 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_query);
   trans_class->transform_size = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_size);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_accept_caps);
+  trans_class->before_transform = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_before_transform);
+  trans_class->transform_meta = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_meta);
   trans_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_propose_allocation);
   trans_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_decide_allocation);
   trans_class->passthrough_on_same_caps = FALSE;
 
+  klass->debug_category = gst_cuda_video_filter_debug;
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_FILTER, 0);
 }
 
@@ -287,6 +298,9 @@ gst_cuda_video_filter_finalize (GObject * object)
 
   g_ptr_array_unref (priv->device_allocs);
   gst_clear_object (&priv->context);
+  g_free (priv->settings_warned);
+  g_clear_pointer (&priv->usable_params, g_bytes_unref);
+  g_free (priv->setup_failed);
   g_mutex_clear (&priv->stats_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -380,20 +394,75 @@ gst_cuda_video_filter_get_property (GObject * object, guint prop_id, GValue * va
 }
 
 void
-gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * filter, GParamSpec * pspec,
-    const GValue * value, const gchar * why)
+gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * self, GParamSpec * pspec, const GValue * value,
+    const gchar * why)
 {
   gchar *contents = g_strdup_value_contents (value);
+  GstBus *bus = gst_element_get_bus (GST_ELEMENT (self));
 
-  if (G_IS_PARAM_SPEC_INT (pspec))
-    g_warning ("%s: value %s for property '%s' rejected (%s; accepted: %d .. %d); keeping the "
-        "previous value", GST_OBJECT_NAME (filter), contents, pspec->name, why,
-        G_PARAM_SPEC_INT (pspec)->minimum, G_PARAM_SPEC_INT (pspec)->maximum);
+  /* an element not in a pipeline yet (gst-launch-1.0 sets the properties
+   * of the launch line before it adds the element) has no bus to post to:
+   * a GLib warning, which gst-launch-1.0 and applications show, as
+   * GObject's own for a value out of range */
+  if (bus == NULL)
+    g_warning ("%s: %s=%s refused: %s; %s keeps its previous value", GST_OBJECT_NAME (self), pspec->name,
+        contents, why, pspec->name);
+  else if (G_IS_PARAM_SPEC_INT (pspec))
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s=%s refused: %s; %s keeps its previous value",
+            pspec->name, contents, why, pspec->name), ("accepted: %d .. %d", G_PARAM_SPEC_INT (pspec)->minimum,
+            G_PARAM_SPEC_INT (pspec)->maximum));
   else
-    g_warning ("%s: value %s for property '%s' rejected (%s); keeping the previous value",
-        GST_OBJECT_NAME (filter), contents, pspec->name, why);
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s=%s refused: %s; %s keeps its previous value",
+            pspec->name, contents, why, pspec->name), (NULL));
+  gst_clear_object (&bus);
   g_free (contents);
 }
+
+gboolean
+gst_cuda_video_filter_settings_ok (GstCudaVideoFilter * self, const gchar * bad)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+
+  if (bad == NULL) {
+    g_clear_pointer (&priv->settings_warned, g_free);
+    return TRUE;
+  }
+  if (g_strcmp0 (bad, priv->settings_warned) != 0) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("Unusable settings: %s; the last usable ones stay in "
+            "force", bad), (NULL));
+    g_free (priv->settings_warned);
+    priv->settings_warned = g_strdup (bad);
+  }
+  return FALSE;
+}
+
+gboolean
+gst_cuda_video_filter_usable_params (GstCudaVideoFilter * self, gpointer params, gsize size,
+    const gchar * what, const gchar * bad)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  gchar *text;
+
+  if (bad == NULL) {
+    gst_cuda_video_filter_settings_ok (self, NULL);
+    g_clear_pointer (&priv->usable_params, g_bytes_unref);
+    priv->usable_params = g_bytes_new (params, size);
+    return TRUE;
+  }
+  text = g_strdup_printf ("invalid %s settings: %s", what, bad);
+  if (priv->usable_params == NULL || g_bytes_get_size (priv->usable_params) != size) {
+    /* nothing ever ran with these settings: the element cannot run */
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%c%s", g_ascii_toupper (text[0]), text + 1),
+        ("%s", bad));
+    g_free (text);
+    return FALSE;
+  }
+  gst_cuda_video_filter_settings_ok (self, text);
+  g_free (text);
+  memcpy (params, g_bytes_get_data (priv->usable_params, NULL), size);
+  return TRUE;
+}
+
 gboolean
 gst_cuda_video_filter_set_error (GError ** error, const GcvError * err)
 {
@@ -858,8 +927,11 @@ free_per_caps (GstCudaVideoFilter * self)
       if (priv->streams[i])
         gcv_cuda_stream_sync (priv->streams[i], NULL);
   }
-  if (priv->configured && klass->teardown)
+  /* a failed setup may have made part of its state: teardown frees that
+   * too (every teardown takes a partial setup) */
+  if (priv->set_up && klass->teardown)
     klass->teardown (self);
+  priv->set_up = FALSE;
   priv->configured = FALSE;
   if (entered) {
     free_slots (self);
@@ -882,6 +954,9 @@ gst_cuda_video_filter_stop (GstBaseTransform * trans)
     klass->reset (self);
   free_per_caps (self);
   close_cuda (self);
+  g_clear_pointer (&self->priv->setup_failed, g_free);
+  g_clear_pointer (&self->priv->settings_warned, g_free);
+  g_clear_pointer (&self->priv->usable_params, g_bytes_unref);
   GST_OBJECT_LOCK (self);
   self->priv->started = FALSE;
   GST_OBJECT_UNLOCK (self);
@@ -924,16 +999,29 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
     gst_cuda_video_filter_post_error (self, "Entering the CUDA context", error);
     return FALSE;
   }
+  priv->set_up = TRUE;
   ok = klass->setup == NULL || klass->setup (self, priv->backend, &error);
   priv->configured = ok;
   if (ok && on_gpu (self) && !gst_base_transform_is_passthrough (trans))
     ok = alloc_slots (self, &error);
   gst_cuda_video_filter_leave (self);
   if (!ok) {
+    /* basetransform tries the same caps again at every buffer: the error
+     * is posted once */
+    gchar *what = g_strdup_printf ("%" GST_PTR_FORMAT ": %s", incaps, error ? error->message : "");
     free_per_caps (self);
+    if (g_strcmp0 (what, priv->setup_failed) == 0) {
+      GST_DEBUG_OBJECT (self, "setup failed again: %s", what);
+      g_clear_error (&error);
+      g_free (what);
+      return FALSE;
+    }
+    g_free (priv->setup_failed);
+    priv->setup_failed = what;
     gst_cuda_video_filter_post_error (self, "Setting up for the new caps", error);
     return FALSE;
   }
+  g_clear_pointer (&priv->setup_failed, g_free);
   GST_INFO_OBJECT (self, "%s %dx%d (%s memory) -> %s %dx%d (%s memory) on the %s",
       GST_VIDEO_INFO_NAME (&in_info), GST_VIDEO_INFO_WIDTH (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info),
       priv->in_device ? "CUDA" : "system", GST_VIDEO_INFO_NAME (&out_info),
@@ -1107,6 +1195,83 @@ gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
+/* ---- per frame: controlled properties, metas ---------------------------- */
+
+/* Properties with a control binding (GST_PARAM_CONTROLLABLE) take their
+ * value for the frame's stream time before the frame is worked on, as
+ * GstVideoFilter does. */
+static void
+gst_cuda_video_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buffer));
+
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " (stream time %" GST_TIME_FORMAT ")",
+      GST_TIME_ARGS (GST_BUFFER_PTS (buffer)), GST_TIME_ARGS (stream_time));
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (self), stream_time);
+}
+
+/* The tags of metas that stay true while the frame keeps its size
+ * (GstVideoMeta and other "memory" or "colorspace" metas do not). */
+static const gchar *const geometry_tags[] = {
+  GST_META_TAG_VIDEO_STR, GST_META_TAG_VIDEO_SIZE_STR, GST_META_TAG_VIDEO_ORIENTATION_STR, NULL
+};
+
+/* Whether @meta of an input frame stays true of the output frame: tagless
+ * metas always, and, when the output has the input's size, those tagged
+ * only video / size / orientation (regions of interest, our motion
+ * vectors). */
+static gboolean
+meta_survives (GstCudaVideoFilter * self, GstMeta * meta)
+{
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+  guint i;
+
+  if (tags == NULL || tags[0] == NULL)
+    return TRUE;
+  if (GST_VIDEO_INFO_WIDTH (&self->in_info) != GST_VIDEO_INFO_WIDTH (&self->out_info)
+      || GST_VIDEO_INFO_HEIGHT (&self->in_info) != GST_VIDEO_INFO_HEIGHT (&self->out_info))
+    return FALSE;
+  for (i = 0; tags[i] != NULL; i++)
+    if (!g_strv_contains (geometry_tags, tags[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_video_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf, GstMeta * meta,
+    GstBuffer * inbuf)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+
+  /* an element whose outputs lag its inputs (conv3d) gives each output
+   * the metas of the frame it is centred on itself (copy_metas) */
+  if (klass->latency_frames && klass->latency_frames (self) > 0)
+    return FALSE;
+  if (!meta_survives (self, meta))
+    return FALSE;
+  GST_LOG_OBJECT (self, "keeping %s", g_type_name (meta->info->api));
+  return TRUE;
+}
+
+void
+gst_cuda_video_filter_copy_metas (GstCudaVideoFilter * self, GstBuffer * from, GstBuffer * to)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  while ((meta = gst_buffer_iterate_meta (from, &state)) != NULL) {
+    GstMetaTransformCopy copy = { FALSE, 0, -1 };
+    if (meta->info->transform_func == NULL || !meta_survives (self, meta))
+      continue;
+    if (!meta->info->transform_func (to, meta, from, _gst_meta_transform_copy, &copy))
+      GST_WARNING_OBJECT (self, "could not copy %s", g_type_name (meta->info->api));
+  }
+}
+
 /* ---- caps ------------------------------------------------------------------ */
 
 /* Whether this instance may exchange memory:CUDAMemory: a cuda* element
@@ -1157,8 +1322,10 @@ device_first (GstCaps * caps)
 static gboolean
 gst_cuda_video_filter_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
 {
-  if (gst_cuda_video_caps_are_device (caps) && !device_memory_possible (GST_CUDA_VIDEO_FILTER (trans))) {
-    GST_DEBUG_OBJECT (trans, "memory:CUDAMemory refused: not running on the GPU in a CUDA context");
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+
+  if (gst_cuda_video_caps_are_device (caps) && !device_memory_possible (self)) {
+    GST_DEBUG_OBJECT (self, "memory:CUDAMemory refused: not running on the GPU in a CUDA context");
     return FALSE;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (trans, direction, caps);
@@ -1188,11 +1355,12 @@ GstCaps *
 gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * result, GstCaps * filter)
 {
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
   GstCaps *templ = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
       GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
   GstCaps *tmp;
 
-  result = memory_variants (result, device_memory_possible (GST_CUDA_VIDEO_FILTER (trans)));
+  result = memory_variants (result, device_memory_possible (self));
   tmp = gst_caps_intersect_full (result, templ, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (result);
   gst_caps_unref (templ);
@@ -1202,7 +1370,7 @@ gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direc
     gst_caps_unref (result);
     result = tmp;
   }
-  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
 }
@@ -2077,7 +2245,8 @@ gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, Gs
 
   if (!gst_video_frame_map (&in_frame, &self->in_info, inbuf, GST_MAP_READ))
     goto map_failed;
-  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf, GST_MAP_WRITE)) {
+  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
+          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
     gst_video_frame_unmap (&in_frame);
     goto map_failed;
   }
@@ -2238,7 +2407,8 @@ gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilter
       return ret;
     return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), done);
   }
-  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf, GST_MAP_WRITE)) {
+  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
+          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
     GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the video frame"),
         ("output buffer of %" G_GSIZE_FORMAT " bytes", gst_buffer_get_size (outbuf)));
     gst_buffer_unref (outbuf);
@@ -2375,6 +2545,7 @@ typedef struct
 {
   GstCudaVideoBackend backend;
   gchar *long_name, *classification, *description;
+  GstDebugCategory *category;
 } PairClassData;
 
 /* The cuda* element's pads take memory:CUDAMemory too (first: preferred),
@@ -2403,6 +2574,7 @@ pair_class_init (gpointer klass, gpointer class_data)
   PairClassData *d = class_data;
 
   GST_CUDA_VIDEO_FILTER_CLASS (klass)->backend = d->backend;
+  GST_CUDA_VIDEO_FILTER_CLASS (klass)->debug_category = d->category;
   gst_element_class_set_metadata (GST_ELEMENT_CLASS (klass), d->long_name, d->classification,
       d->description, "gst-cuda-video developers");
   if (d->backend == GST_CUDA_VIDEO_BACKEND_CUDA && gst_cuda_video_memory_available ())
@@ -2434,7 +2606,10 @@ gst_cuda_video_filter_register_pair (GstPlugin * plugin, GType parent, const gch
       d->backend = backend;
       d->long_name = backend == GST_CUDA_VIDEO_BACKEND_CUDA ?
           g_strdup_printf ("CUDA %s", long_name) : g_strdup_printf ("CPU %s", long_name);
-      d->classification = g_strdup (classification);
+      /* as GStreamer's own GPU elements say it */
+      d->classification = backend == GST_CUDA_VIDEO_BACKEND_CUDA ?
+          g_strdup_printf ("%s/Hardware", classification) : g_strdup (classification);
+      GST_DEBUG_CATEGORY_INIT (d->category, element_name, 0, d->long_name);
       d->description = backend == GST_CUDA_VIDEO_BACKEND_CUDA ?
           g_strdup_printf ("%s, on an NVIDIA GPU with CUDA (runs the CPU implementation "
           "when no GPU is usable and fallback=true)", description) :

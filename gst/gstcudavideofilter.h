@@ -92,6 +92,9 @@ struct _GstCudaVideoFilter
  * GstCudaVideoFilterClass:
  * @backend: which backend the registered element asks for (set by
  *     gst_cuda_video_filter_register_pair() in the cuda and cpu subclasses)
+ * @debug_category: the element's own debug category, named as the element
+ *     ("cudacanny", "cpucanny"): what the base class and the element log
+ *     goes there (GST_CUDA_VIDEO_FILTER_CAT)
  * @setup: allocate everything one caps needs for @backend (algorithm
  *     context, device scratch through gst_cuda_video_filter_device_alloc()),
  *     and, for CUDA, say which planes the device frames need
@@ -101,7 +104,8 @@ struct _GstCudaVideoFilter
  *     previous setup was torn down.
  * @teardown: free what @setup made (device buffers made with
  *     gst_cuda_video_filter_device_alloc() are freed by the base), in the
- *     element's CUDA context, with its streams idle.
+ *     element's CUDA context, with its streams idle.  Also called after a
+ *     setup that failed half-way: it must take a partial setup.
  * @process: one frame on the CPU backend: host frames in and out.
  * @process_device: one frame on the CUDA backend: launch the work from
  *     @in to @out on gst_cuda_video_filter_get_stream() and return without
@@ -134,6 +138,7 @@ struct _GstCudaVideoFilterClass
   GstBaseTransformClass parent_class;
 
   GstCudaVideoBackend backend;
+  GstDebugCategory *debug_category;
 
   gboolean (*setup) (GstCudaVideoFilter * filter, GstCudaVideoBackend backend, GError ** error);
   void (*teardown) (GstCudaVideoFilter * filter);
@@ -151,6 +156,12 @@ struct _GstCudaVideoFilterClass
 };
 
 GType gst_cuda_video_filter_get_type (void);
+
+/* The debug category of the element @obj (any of its instance pointers):
+ * element files define GST_CAT_DEFAULT as GST_CUDA_VIDEO_FILTER_CAT (self),
+ * so that GST_DEBUG=cpucanny:6 shows what cpucanny does, base class
+ * included. */
+#define GST_CUDA_VIDEO_FILTER_CAT(obj) (GST_CUDA_VIDEO_FILTER_GET_CLASS (obj)->debug_category)
 
 /* Registers two element factories for the abstract algorithm type @parent:
  * "cuda" + @suffix and "cpu" + @suffix, subclasses that differ only in
@@ -234,6 +245,12 @@ typedef GstFlowReturn (*GstCudaVideoFilterRenderFunc) (GstCudaVideoFilter * filt
 GstFlowReturn gst_cuda_video_filter_push_output (GstCudaVideoFilter * filter,
     GstCudaVideoFilterRenderFunc render, gpointer user_data);
 
+/* Copies onto @to the metas of @from that stay true of a frame of the
+ * output caps (tagless ones; those tagged only video / size / orientation
+ * when the size is kept): for outputs that lag their input (conv3d), whose
+ * metas basetransform cannot copy. */
+void gst_cuda_video_filter_copy_metas (GstCudaVideoFilter * filter, GstBuffer * from, GstBuffer * to);
+
 /* Paints @mask (GRAY8 on the device, frame size; a sample is painted
  * where (mask & @mask_bits) != 0) onto the device frame @frame in @argb,
  * on the element's stream: the device twin of
@@ -294,11 +311,46 @@ GstFlowReturn gst_cuda_video_filter_backend_failed (GstCudaVideoFilter * filter,
  * returns GST_FLOW_ERROR. */
 GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, const gchar * what,
     GError * error);
-/* For set_property: warns that @value for @pspec was refused (@why) and
+/* Raw video caps in @formats ("{ ... }") and sizes 1 .. @max (a macro:
+ * the kernel module's limit) each way, for the pad templates: a size the
+ * backend would refuse is refused at negotiation. */
+#define GST_CUDA_VIDEO_CAPS_MAKE_MAX(formats, max) "video/x-raw, format = (string) " formats ", " \
+  "width = (int) [ 1, " G_STRINGIFY (max) " ], height = (int) [ 1, " G_STRINGIFY (max) " ], " \
+  "framerate = " GST_VIDEO_FPS_RANGE
+
+/* The settings policy every element follows:
+ *  - a setter takes any value its GParamSpec allows (enums for discrete
+ *    choices); a single value the GParamSpec cannot refuse (an even window
+ *    size, a file that cannot be read) is refused there with
+ *    gst_cuda_video_filter_warn_rejected(): a WARNING on the bus naming the
+ *    property, the value and why (a GLib warning while the element has no
+ *    bus yet), the previous value kept;
+ *  - values that constrain each other (low <= high threshold) are checked
+ *    together where they are used, so the order in which they are set
+ *    never matters: at setup an unusable combination is an ERROR (the
+ *    element cannot run); before a frame it is
+ *    gst_cuda_video_filter_settings_ok(): one WARNING per combination, and
+ *    the frame runs with the last usable settings. */
+
+/* For set_property: posts that @value for @pspec was refused (@why) and
  * the previous value is kept, naming the value and, for int properties,
  * the range the GParamSpec accepts.  Call it outside the object lock. */
 void gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * filter, GParamSpec * pspec,
     const GValue * value, const gchar * why);
+/* Before a frame: @bad (NULL: the settings are usable) is what is wrong
+ * with the combination of properties, naming them and their values.
+ * Posts a WARNING the first time a combination is seen; returns whether
+ * the frame may use the settings (else the caller keeps its last usable
+ * ones). */
+gboolean gst_cuda_video_filter_settings_ok (GstCudaVideoFilter * filter, const gchar * bad);
+/* The same for a plain parameter block (@size bytes at @params, as the
+ * element's kernel module takes it) that @bad describes (NULL: usable):
+ * usable ones are remembered and kept; unusable ones are replaced in
+ * @params by the last usable (one WARNING, "invalid @what settings:
+ * @bad"), or, when this run has none yet, posted as an ERROR and FALSE
+ * returned.  Forgotten at stop. */
+gboolean gst_cuda_video_filter_usable_params (GstCudaVideoFilter * filter, gpointer params, gsize size,
+    const gchar * what, const gchar * bad);
 
 G_END_DECLS
 

@@ -269,6 +269,13 @@ test_kernel_build (void)
   s.wavelength = 0.0;
   why = gcv_conv3d_kernel_build (&s, k);
   GCV_TEST_CHECK (why && strstr (why, "wavelength"), "gabor wavelength 0: %s", why ? why : "accepted");
+  /* wavelength 1 (the carrier the same at every pixel): too short, not
+   * too long */
+  s = spec_make (GCV_CONV3D_KERNEL_GABOR, 5, 5, 1, 1);
+  s.wavelength = 1.0;
+  why = gcv_conv3d_kernel_build (&s, k);
+  GCV_TEST_CHECK (why && strstr (why, "too short") && strstr (why, "wavelength 1 "),
+      "normalised gabor wavelength 1: %s", why ? why : "accepted");
   s = spec_make (GCV_CONV3D_KERNEL_CUSTOM, 5, 5, 5, 0);
   why = gcv_conv3d_kernel_build (&s, k);
   GCV_TEST_CHECK (why && strstr (why, "custom"), "custom: %s", why ? why : "accepted");

@@ -422,9 +422,9 @@ test_bad (void)
   expect_bad ("K[3] not 0", cam_file (t, sizeof (t), "\"intrinsics\": [1000, 0, 320, 0.5, 1000, 240, 0, 0, 1]",
           K_OK), "0.5", "source.intrinsics[3] must be 0", NULL);
   expect_bad ("fx 0", cam_file (t, sizeof (t), "\"intrinsics\": [0, 0, 320, 0, 1000, 240, 0, 0, 1]", K_OK),
-      "0, 0, 320", "fx", "must be > 0, got 0", NULL);
+      "0, 0, 320", "fx", "must be 1 .. 1e+06 pixels, got 0", NULL);
   expect_bad ("fy negative", cam_file (t, sizeof (t), "\"intrinsics\": [1000, 0, 320, 0, -1000, 240, 0, 0, 1]",
-          K_OK), "-1000", "fy", "must be > 0, got -1000", NULL);
+          K_OK), "-1000", "fy", "must be 1 .. 1e+06 pixels, got -1000", NULL);
   expect_bad ("object K unknown key", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": 1, \"fz\": 1}", K_OK),
       "\"fz\"", "unknown key \"fz\" in source.intrinsics (expected fx, fy, cx, cy, skew)", NULL);
   expect_bad ("object K missing fy", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": 1, \"cx\": 1, \"cy\": 1}",
@@ -432,7 +432,12 @@ test_bad (void)
   expect_bad ("object K string", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": \"1\", \"fy\": 1, \"cx\": 1, "
           "\"cy\": 1}", K_OK), "\"1\"", "expected a number in source.intrinsics.fx", NULL);
   expect_bad ("object K fx negative", cam_file (t, sizeof (t), K_OK, "\"intrinsics\": {\"fx\": 5, \"fy\": -1e-3, "
-          "\"cx\": 1, \"cy\": 1}"), "-1e-3", "virtual.intrinsics.fy must be > 0", NULL);
+          "\"cx\": 1, \"cy\": 1}"), "-1e-3", "virtual.intrinsics.fy must be 1 .. 1e+06 pixels", NULL);
+  /* > 0 but K singular in double (fx fy underflows): refused when read */
+  expect_bad ("fx 1e-300", cam_file (t, sizeof (t), "\"intrinsics\": [1e-300, 0, 320, 0, 1e-300, 240, 0, 0, 1]",
+          K_OK), "1e-300", "fx", "must be 1 .. 1e+06 pixels, got 1e-300", NULL);
+  expect_bad ("object fx 2e6", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": 2e6, \"fy\": 1, \"cx\": 1, "
+          "\"cy\": 1}", K_OK), "2e6", "source.intrinsics.fx must be 1 .. 1e+06 pixels, got 2e+06", NULL);
 
   /* extrinsics */
   expect_bad ("E 12 numbers", cam_file (t, sizeof (t), K_OK, K_OK ", \"extrinsics\": [1,0,0,0, 0,1,0,0, 0,0,1,0]"),

@@ -134,8 +134,8 @@ typedef struct
 Ctx ctx_new (const gchar * name, const gchar * first_prop, ...);
 
 /* Pops every message of type off bus; returns how many are errors or
- * warnings of domain (0: any).  The first one's text goes to *text (when
- * text is not NULL and *text is NULL; g_free it). */
+ * warnings of domain (0: any).  The first counted one's text goes to
+ * *text (when text is not NULL and *text is NULL; g_free it). */
 guint bus_count (GstBus * bus, GstMessageType type, GQuark domain,
     gchar ** text);
 
@@ -206,7 +206,10 @@ Img *img_from_test_photo (GstVideoFormat fmt, gint w, gint h, gint which,
 /* property rejection                                                       */
 
 /* Sets a property to a bad value: fails unless the value is unchanged and a
- * warning names the property (and contains @also, when not NULL). */
+ * warning names the property (and contains @also, when not NULL): the
+ * element's WARNING on its bus (the settings policy), or GObject's
+ * g_warning for a value outside the GParamSpec.  The text is left in
+ * last_warning. */
 void expect_rejected (GstElement * e, const gchar * prop, const GValue * bad,
     const gchar * also);
 

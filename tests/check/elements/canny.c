@@ -662,8 +662,7 @@ GST_START_TEST (test_properties_defaults)
               "low-threshold")));
   fail_unless (G_IS_PARAM_SPEC_DOUBLE (g_object_class_find_property (klass,
               "high-threshold")));
-  fail_unless (G_IS_PARAM_SPEC_INT (g_object_class_find_property (klass,
-              "blur-size")));
+  fail_unless (G_IS_PARAM_SPEC_ENUM (g_object_class_find_property (klass, "blur-size")));
   fail_unless (G_IS_PARAM_SPEC_DOUBLE (g_object_class_find_property (klass,
               "blur-sigma")));
   fail_unless (G_IS_PARAM_SPEC_BOOLEAN (g_object_class_find_property (klass,
@@ -733,18 +732,27 @@ GST_START_TEST (test_property_validation)
   }
   reject_int (ctx.e, "blur-size", 100, NULL);
 
-  /* thresholds: low 50, high 150 */
+  /* thresholds: values outside the GParamSpec are refused */
   reject_double (ctx.e, "low-threshold", -1.0);
   reject_double (ctx.e, "high-threshold", -1.0);
-  reject_double (ctx.e, "low-threshold", 150.5);        /* > high */
-  reject_double (ctx.e, "low-threshold", 1000.0);
-  reject_double (ctx.e, "high-threshold", 49.0);        /* < low */
   reject_double (ctx.e, "high-threshold", 100001.0);
   reject_double (ctx.e, "low-threshold", 100001.0);
   reject_double (ctx.e, "blur-sigma", -0.5);
   reject_double (ctx.e, "blur-sigma", 100.5);
   reject_int (ctx.e, "cuda-device-id", -2, NULL);
   reject_int (ctx.e, "cuda-device-id", 64, NULL);
+
+  /* the two thresholds are checked together where they are used, so the
+   * order in which they are set does not matter (low 200 before high 250:
+   * both stay) */
+  {
+    gdouble low, high;
+    g_object_set (ctx.e, "low-threshold", 200.0, "high-threshold", 250.0, NULL);
+    g_object_get (ctx.e, "low-threshold", &low, "high-threshold", &high, NULL);
+    fail_unless (low == 200.0 && high == 250.0, "low 200, high 250 set in this order: %g, %g", low,
+        high);
+    g_object_set (ctx.e, "low-threshold", 50.0, "high-threshold", 150.0, NULL);
+  }
 
   /* and the element still works with the old values, on real content */
   {
@@ -758,16 +766,44 @@ GST_START_TEST (test_property_validation)
     out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
     check_exact (in, out, &cfg, "after rejections");
     img_free (out);
-    /* rejected while playing: output unchanged */
-    reject_double (ctx.e, "low-threshold", 151.0);
-    reject_int (ctx.e, "blur-size", 6, NULL);
-    out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
-    check_exact (in, out, &cfg, "rejections while playing");
-    img_free (out);
+    /* an unusable pair while playing: one warning on the bus naming it,
+     * and the frames keep the last usable thresholds */
+    {
+      gchar *text = NULL;
+      g_object_set (ctx.e, "low-threshold", 151.0, NULL);
+      reject_int (ctx.e, "blur-size", 6, NULL);
+      out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+      check_exact (in, out, &cfg, "unusable thresholds while playing");
+      img_free (out);
+      fail_unless_equals_int (bus_count (ctx.bus, GST_MESSAGE_WARNING, GST_LIBRARY_ERROR, &text), 1);
+      fail_unless (strstr (text, "low-threshold=151") != NULL, "warning: %s", text);
+      g_free (text);
+      out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+      img_free (out);
+      fail_unless_equals_int (bus_count (ctx.bus, GST_MESSAGE_WARNING, 0, NULL), 0);
+      g_object_set (ctx.e, "low-threshold", 50.0, NULL);
+    }
     img_free (in);
     g_free (L);
   }
   ctx_free (&ctx);
+
+  /* an unusable pair at start: the caps are refused with an error naming
+   * the thresholds, posted once */
+  {
+    Img *in = img_new (GST_VIDEO_FORMAT_GRAY8, 16, 16);
+    gchar *text = NULL;
+    ctx = ctx_new (name, "low-threshold", 200.0, "high-threshold", 100.0, NULL);
+    gst_harness_set_src_caps (ctx.h, gst_video_info_to_caps (&in->info));
+    ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, "low > high");
+    ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, "low > high");
+    fail_unless_equals_int (bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR, &text), 1);
+    fail_unless (strstr (text, "low-threshold=200") != NULL, "error: %s", text);
+    g_free (text);
+    img_free (in);
+    gst_harness_teardown (ctx.h);
+    gst_object_unref (ctx.bus);
+  }
 }
 
 GST_END_TEST;

@@ -1285,7 +1285,8 @@ GST_START_TEST (test_properties)
     const gchar *longname = gst_element_class_get_metadata (ek,
         GST_ELEMENT_METADATA_LONGNAME);
     fail_unless_equals_string (gst_element_class_get_metadata (ek,
-            GST_ELEMENT_METADATA_KLASS), "Filter/Analyzer/Video");
+            GST_ELEMENT_METADATA_KLASS), g_str_has_prefix (name, "cuda") ?
+        "Filter/Analyzer/Video/Hardware" : "Filter/Analyzer/Video");
     fail_unless (longname && strstr (longname, "otion") != NULL,
         "long name %s", GST_STR_NULL (longname));
     fail_unless (g_str_has_prefix (longname, g_str_has_prefix (name, "cuda") ?

@@ -525,7 +525,9 @@ GST_START_TEST (test_properties)
     const gchar *longname = gst_element_class_get_metadata (ek,
         GST_ELEMENT_METADATA_LONGNAME);
     fail_unless_equals_string (gst_element_class_get_metadata (ek,
-            GST_ELEMENT_METADATA_KLASS), "Filter/Converter/Video/Scaler");
+            GST_ELEMENT_METADATA_KLASS), g_str_has_prefix (name, "cuda") ?
+        "Filter/Converter/Video/Scaler/Hardware" :
+        "Filter/Converter/Video/Scaler");
     fail_unless (longname && strstr (longname, "eam carving") != NULL,
         "long name %s", GST_STR_NULL (longname));
     fail_unless (g_str_has_prefix (longname, g_str_has_prefix (name, "cuda") ?
@@ -1792,6 +1794,77 @@ GST_END_TEST;
 /* invalid input is refused clearly, without a crash: show-seams against a
  * downstream that wants another size, properties against downstream caps,
  * a buffer smaller than its caps */
+/* What a frame may cost is bounded (GCV_SEAM_MAX_FRAME_WORK): a carve
+ * that would take minutes a frame is refused at setup with the cost and
+ * what helps, posted once; a live change of mode that would exceed it is
+ * a WARNING and the frames go on with the last usable settings. */
+GST_START_TEST (test_work_bound)
+{
+  const gchar *name = element_names[__i__];
+
+  {
+    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_GRAY8, 64, 48, 0, 50, 50, 8);
+    Ctx ctx = ctx_new (name, "width", 8192, "height", 8192, NULL);
+    GcvSeamGeometry g = { 64, 48, 8192, 8192, 1, 1, {GCV_LUMA_GRAY8}, -1 };
+    gchar *text = NULL;
+
+    fail_unless (gcv_seam_frame_work (&g, &default_prm) > GCV_SEAM_MAX_FRAME_WORK);
+    push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
+    ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT),
+        GST_FLOW_NOT_NEGOTIATED, "64x48 -> 8192x8192");
+    ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT),
+        GST_FLOW_NOT_NEGOTIATED, "64x48 -> 8192x8192 again");
+    fail_unless (bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR,
+            &text) == 1, "%s: not one settings error for two frames", name);
+    fail_unless (text && strstr (text, "pixel visits")
+        && strstr (text, "mode=fast"), "%s: %s", name, GST_STR_NULL (text));
+    g_free (text);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (ctx.h), 0);
+    gst_harness_teardown (ctx.h);
+    gst_bus_set_flushing (ctx.bus, TRUE);
+    gst_object_unref (ctx.bus);
+    img_free (in);
+  }
+
+  /* 8192x320 -> 1024x320: exact mode costs 1.3e10, fast mode with 1024
+   * seams a pass a few passes (a flat frame: every seam equally cheap) */
+  {
+    Img *in = img_new (GST_VIDEO_FORMAT_GRAY8, 8192, 320), *out;
+    Ctx ctx = ctx_new (name, "width", 1024, "mode", GCV_SEAM_MODE_FAST,
+        "seams-per-pass", 1024, NULL);
+    GcvSeamParams fast = prm_make (GCV_SEAM_ENERGY_GRADIENT_L1,
+        GCV_SEAM_MODE_FAST, 1024, GCV_SEAM_ORDER_WIDTH_FIRST);
+    GcvSeamGeometry g = { 8192, 320, 1024, 320, 1, 1, {GCV_LUMA_GRAY8}, -1 };
+    gchar *text = NULL;
+    gint x, y, k;
+
+    fail_unless (gcv_seam_frame_work (&g, &default_prm) > GCV_SEAM_MAX_FRAME_WORK);
+    fail_unless (gcv_seam_frame_work (&g, &fast) < GCV_SEAM_MAX_FRAME_WORK / 100);
+    for (y = 0; y < 320; y++)
+      for (x = 0; x < 8192; x++)
+        img_set (in, 0, x, y, 100);
+    ctx_set_caps (&ctx, &in->info);
+    out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+    fail_unless_equals_int (img_w (out), 1024);
+    img_free (out);
+    g_object_set (ctx.e, "mode", GCV_SEAM_MODE_EXACT, NULL);
+    for (k = 0; k < 2; k++) {
+      out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+      fail_unless_equals_int (img_w (out), 1024);
+      img_free (out);
+    }
+    fail_unless (bus_count (ctx.bus, GST_MESSAGE_WARNING, GST_LIBRARY_ERROR,
+            &text) == 1, "%s: not one warning for two frames", name);
+    fail_unless (text && strstr (text, "exact mode"), "%s: %s", name,
+        GST_STR_NULL (text));
+    g_free (text);
+    ctx_free (&ctx);
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_invalid_input)
 {
   const gchar *name = element_names[__i__];
@@ -2112,6 +2185,7 @@ seamcarve_suite (void)
   tcase_add_loop_test (tc, test_mask_alpha, 0, n);
   tcase_add_loop_test (tc, test_show_seams, 0, n);
   tcase_add_loop_test (tc, test_invalid_input, 0, n);
+  tcase_add_loop_test (tc, test_work_bound, 0, n);
   tcase_add_test (tc, test_cpu_cuda_identical);
   tcase_add_test (tc, test_cuda_fallback);
   return s;

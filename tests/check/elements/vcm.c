@@ -437,22 +437,32 @@ GST_START_TEST (test_template_larger_than_search)
   gst_object_unref (pipe);
   g_free (desc);
 
-  /* while playing */
+  /* while playing (the settings policy): one WARNING, and the frames go
+   * on with the last usable settings (the meta says which) */
   ctx = ctx_new (name, NULL);
   ctx_set_caps (&ctx, &a->info);
   process_check (&ctx, a, FALSE, 0, &m, "before the change");
-  meta_clear (&m);
-  g_object_set (ctx.e, "search-size", 4, NULL);
-  ctx_push_expect (&ctx, img_to_buffer (a, LAYOUT_DEFAULT), GST_FLOW_ERROR,
-      "template-size 5 > search-size 4");
-  fail_unless (bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR,
-          &text) == 1, "no settings error while playing");
+  {
+    gint kept = m.search_size, k;
+
+    meta_clear (&m);
+    g_object_set (ctx.e, "search-size", 4, NULL);
+    for (k = 1; k <= 2; k++) {
+      gst_buffer_unref (process (&ctx, a, FALSE, &m, "search-size 4"));
+      fail_unless (m.search_size == kept && m.frame == (guint64) k,
+          "%s: frame %" G_GUINT64_FORMAT " searched %d, not the last usable "
+          "%d", name, m.frame, m.search_size, kept);
+      meta_clear (&m);
+    }
+  }
+  fail_unless (bus_count (ctx.bus, GST_MESSAGE_WARNING, GST_LIBRARY_ERROR,
+          &text) == 1, "not one settings warning for two frames");
   fail_unless (text && strstr (text, "search-size 4"), "message: %s",
       GST_STR_NULL (text));
   g_free (text);
-  /* fixed: frames flow again */
+  /* fixed: the new settings are taken */
   g_object_set (ctx.e, "search-size", 8, NULL);
-  process_check (&ctx, a, TRUE, 1, &m, "after the fix");
+  process_check (&ctx, a, TRUE, 3, &m, "after the fix");
   meta_clear (&m);
   img_free (a);
   ctx_free (&ctx);
