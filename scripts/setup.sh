@@ -39,10 +39,13 @@ else
   echo "setup: no nvcc found: building the CPU implementation only into $build (cuda* elements fall back)"
 fi
 
+# gstreamer1.0-x: a window for autovideosink (without it the examples'
+# autovideosink quietly falls back to a fake sink and shows nothing)
 packages=(
   meson ninja-build pkg-config gcc g++
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-x
   libfftw3-dev libpng-dev
   python3-gi gir1.2-gstreamer-1.0
 )
