@@ -22,6 +22,7 @@ gcv_vcm_params_init (GcvVcmParams * p)
   p->temporal_sigma = 4.0;
   p->subpixel = 1;
   p->refine_size = 15;
+  p->interest = GCV_VCM_INTEREST_CORNER;
 }
 
 const char *
@@ -91,6 +92,11 @@ gcv_vcm_params_check (const GcvVcmParams * p)
           || p->refine_size % 2 == 0)) {
     snprintf (msg, sizeof (msg), "refine-size %d: must be 0 (no gradient refinement) or odd, 3 .. %d",
         p->refine_size, GCV_VCM_MAX_REFINE);
+    return msg;
+  }
+  if (p->interest != GCV_VCM_INTEREST_EDGE && p->interest != GCV_VCM_INTEREST_CORNER) {
+    snprintf (msg, sizeof (msg), "interest %d: must be %d (edge, the paper's) or %d (corner)", p->interest,
+        GCV_VCM_INTEREST_EDGE, GCV_VCM_INTEREST_CORNER);
     return msg;
   }
   return NULL;

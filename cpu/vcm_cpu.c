@@ -6,7 +6,11 @@
  *  - points: every window (ws x ws, raster order) is scanned by one thread
  *    in raster order, keeping its best points_per_window eligible pixels in
  *    a small sorted list (st descending; a later pixel of equal st goes
- *    after, which is the contract's raster tie order).  The lists live in
+ *    after, which is the contract's raster tie order).  With the corner
+ *    measure the thread first sums a tile of Sobel products (the window's
+ *    eligible part grown by the template's half-width) down its columns;
+ *    a pixel whose change D passes the threshold then sums t of those
+ *    along its row for E.  The lists live in
  *    fixed slots, cand[win * ppw + rank], count[win].  The frame cap then
  *    walks them in candidate order: a 256-bin histogram of the candidates'
  *    st gives the cutoff c, the walk keeps st > c and the first quota of
@@ -237,6 +241,61 @@ isqrt_floor (int rc2)
 
 /* ---- points ---------------------------------------------------------- */
 
+#define TILE (GCV_VCM_MAX_WINDOW + GCV_VCM_MAX_TEMPLATE - 1)
+
+/* The corner measure's column sums for the part [x0, x1] x [y0, y1] of a
+ * window, inside the margin: the Sobel products of the part grown by tr on
+ * each side (exact in int32: 1020^2 a product), summed down each column of
+ * that tile over the t rows of a template (at most 13 1020^2 < 2^31). */
+typedef struct {
+  int32_t xx[GCV_VCM_MAX_WINDOW * TILE], xy[GCV_VCM_MAX_WINDOW * TILE], yy[GCV_VCM_MAX_WINDOW * TILE];
+} CornerColumns;
+
+static void
+corner_columns (const uint8_t * P, int W, int t, int x0, int y0, int x1, int y1, CornerColumns * c)
+{
+  int32_t pxx[TILE * TILE], pxy[TILE * TILE], pyy[TILE * TILE];
+  int tr = t / 2, h = y1 - y0 + 1, tw = x1 - x0 + 1 + 2 * tr, th = h + 2 * tr, i, j, k;
+
+  for (j = 0; j < th; j++)
+    for (i = 0; i < tw; i++) {
+      int gx, gy;
+      gcv_vcm_sobel (P, (size_t) W, x0 - tr + i, y0 - tr + j, &gx, &gy);
+      pxx[j * TILE + i] = gx * gx;
+      pxy[j * TILE + i] = gx * gy;
+      pyy[j * TILE + i] = gy * gy;
+    }
+  for (j = 0; j < h; j++)
+    for (i = 0; i < tw; i++) {
+      int32_t a = 0, b = 0, d = 0;
+      for (k = 0; k < t; k++) {
+        a += pxx[(j + k) * TILE + i];
+        b += pxy[(j + k) * TILE + i];
+        d += pyy[(j + k) * TILE + i];
+      }
+      c->xx[j * TILE + i] = a;
+      c->xy[j * TILE + i] = b;
+      c->yy[j * TILE + i] = d;
+    }
+}
+
+/* E (gcv_vcm_corner ()) of the pixel (x0 + i, y0 + j) from the column
+ * sums: t of them along the row (at most 13^2 1020^2 < 2^31). */
+static int
+corner_at (const CornerColumns * c, int t, int i, int j)
+{
+  const int32_t *a = c->xx + j * TILE + i, *b = c->xy + j * TILE + i, *d = c->yy + j * TILE + i;
+  int32_t sxx = 0, sxy = 0, syy = 0;
+  int k;
+
+  for (k = 0; k < t; k++) {
+    sxx += a[k];
+    sxy += b[k];
+    syy += d[k];
+  }
+  return gcv_vcm_corner_of (sxx, sxy, syy, t * t);
+}
+
 static void
 select_window (const GcvVcmCpu * ctx, const GcvVcmParams * p, int wx, int wy, int32_t * pos, uint8_t * sts,
     int *count)
@@ -245,6 +304,8 @@ select_window (const GcvVcmCpu * ctx, const GcvVcmParams * p, int wx, int wy, in
   int ppw = p->points_per_window, n = 0, x, y;
   int x0 = wx * ws, y0 = wy * ws, x1 = x0 + ws - 1, y1 = y0 + ws - 1;
   const uint8_t *P = ctx->ref;
+  const int corner = p->interest == GCV_VCM_INTEREST_CORNER;
+  CornerColumns cc;
 
   /* the eligible part of the window: inside the margin */
   if (x0 < m)
@@ -255,14 +316,29 @@ select_window (const GcvVcmCpu * ctx, const GcvVcmParams * p, int wx, int wy, in
     x1 = W - 1 - m;
   if (y1 > H - 1 - m)
     y1 = H - 1 - m;
+  if (x0 > x1 || y0 > y1) {
+    *count = 0;
+    return;
+  }
+  if (corner)
+    corner_columns (P, W, p->template_size, x0, y0, x1, y1, &cc);
   for (y = y0; y <= y1; y++) {
     const uint8_t *a = P + (size_t) (y - 1) * W, *b = a + W, *c = b + W;
     const int16_t *cr = ctx->cur + (size_t) y * W;
     for (x = x0; x <= x1; x++) {
-      int gx = (a[x + 1] + 2 * b[x + 1] + c[x + 1]) - (a[x - 1] + 2 * b[x - 1] + c[x - 1]);
-      int gy = (c[x - 1] + 2 * c[x] + c[x + 1]) - (a[x - 1] + 2 * a[x] + a[x + 1]);
-      int g = (abs (gx) + abs (gy)) >> 3, d = abs ((int) cr[x] - (int) b[x]);
-      int st = g < d ? g : d, k;
+      int g, d = abs ((int) cr[x] - (int) b[x]), st, k;
+
+      if (corner) {
+        /* st <= D: E matters only where D passes the threshold */
+        if (d <= p->st_threshold)
+          continue;
+        g = corner_at (&cc, p->template_size, x - x0, y - y0);
+      } else {
+        int gx = (a[x + 1] + 2 * b[x + 1] + c[x + 1]) - (a[x - 1] + 2 * b[x - 1] + c[x - 1]);
+        int gy = (c[x - 1] + 2 * c[x] + c[x + 1]) - (a[x - 1] + 2 * a[x] + a[x + 1]);
+        g = (abs (gx) + abs (gy)) >> 3;
+      }
+      st = g < d ? g : d;
 
       if (st <= p->st_threshold)
         continue;

@@ -20,11 +20,17 @@
  * Bryll's vector coherence mapping (VCM), as mapped onto a GPU by Park et
  * al. ("Design and performance evaluation of image processing algorithms
  * on GPUs", section 4).  Interest points are the pixels of the previous
- * frame with both texture and motion: the fuzzy AND (minimum) of the Sobel
- * gradient magnitude (scaled to 0 .. 255) and the temporal difference
- * |this - previous| must exceed st-threshold; each window of
- * window-size x window-size pixels keeps its points-per-window strongest,
- * and at most max-points in the frame.  For each point a normalised
+ * frame with both texture and motion: the fuzzy AND (minimum) of a texture
+ * measure and the temporal difference |this - previous|, both 0 .. 255,
+ * must exceed st-threshold; each window of window-size x window-size
+ * pixels keeps its points-per-window strongest, and at most max-points in
+ * the frame.  The texture measure (interest) is by default ours, "corner":
+ * the smaller gradient strength of the template's structure tensor, high
+ * only where the template has gradients in two directions; the paper's
+ * "edge", the Sobel gradient magnitude, also picks points on straight
+ * edges, where the motion along the edge is undetermined (the aperture
+ * problem): on the test sequences the 90th percentile of its vectors'
+ * error is up to 2.5 times the corner measure's.  For each point a normalised
  * correlation map (NCM) of its template-size template over the
  * search-size search area of this frame is computed; the point's vector is
  * the peak of the vector coherence map: the sum of its neighbours' NCMs
@@ -32,8 +38,11 @@
  * coherence-sigma), plus a temporal term that favours the vectors of the
  * previous frame's points nearby (temporal-weight, temporal-sigma).  With
  * subpixel=true a parabola fit refines the peak on each axis, and then
- * Lucas-Kanade steps on a refine-size window (our addition to the paper:
- * the parabola alone is biased towards whole pixels).  Every step
+ * Lucas-Kanade steps on a refine-size window, sampling this frame by a
+ * cubic (our addition to the paper: the parabola alone is biased towards
+ * whole pixels; with the refinement on, points are picked only where its
+ * window fits in the frame).  interest=edge refine-size=0 is the paper's
+ * method.  Every step
  * is integer arithmetic or IEEE double with one rounding per operation, so
  * cudavcm and cpuvcm give identical points, vectors and scores.
  *
@@ -64,8 +73,8 @@
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,width=640,height=480 ! cudavcm draw=true draw-scale=4 location=points.jsonl ! videoconvert ! autovideosink
  * ]| Shows the tracked points of a bouncing ball as arrows (4x their length) and writes them to points.jsonl.
  * |[
- * gst-launch-1.0 filesrc location=out/media/clip.webm ! decodebin ! videoconvert ! videoscale ! video/x-raw,format=I420,width=640,height=480 ! cudavcm max-points=2048 ! fakesink
- * ]| The paper's setting: 640x480, 16x16 windows, 5x5 templates, 64x64 search, up to 2048 points.
+ * gst-launch-1.0 filesrc location=out/media/clip.webm ! decodebin ! videoconvert ! videoscale ! video/x-raw,format=I420,width=640,height=480 ! cudavcm max-points=2048 interest=edge refine-size=0 ! fakesink
+ * ]| The paper's method and setting: edge interest points, no gradient refinement, 640x480, 16x16 windows, 5x5 templates, 64x64 search, up to 2048 points.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -95,6 +104,7 @@ enum
   PROP_TEMPORAL_SIGMA,
   PROP_SUBPIXEL,
   PROP_REFINE_SIZE,
+  PROP_INTEREST,
   PROP_DRAW,
   PROP_DRAW_SCALE,
   PROP_LOCATION,
@@ -114,6 +124,7 @@ enum
 #define DEFAULT_PROP_TEMPORAL_SIGMA 4.0
 #define DEFAULT_PROP_SUBPIXEL TRUE
 #define DEFAULT_PROP_REFINE_SIZE 15
+#define DEFAULT_PROP_INTEREST GST_CUDA_VIDEO_VCM_INTEREST_CORNER
 #define DEFAULT_PROP_DRAW FALSE
 #define DEFAULT_PROP_DRAW_SCALE 1
 #define DEFAULT_PROP_LOCATION NULL
@@ -125,6 +136,26 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_MOTION_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_MOTION_CAPS));
+
+GType
+gst_cuda_video_vcm_interest_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_VIDEO_VCM_INTEREST_EDGE,
+        "The paper's: Sobel gradient magnitude / 8 AND the change (also on straight edges)", "edge"},
+    {GST_CUDA_VIDEO_VCM_INTEREST_CORNER,
+          "The template's structure tensor, gradients in two directions (corners, texture), AND the change",
+        "corner"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaVideoVcmInterest", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 #define gst_cuda_video_vcm_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE (GstCudaVideoVcm, gst_cuda_video_vcm, GST_TYPE_CUDA_VIDEO_FILTER);
@@ -189,9 +220,15 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
           1, GCV_VCM_MAX_POINTS, DEFAULT_PROP_MAX_POINTS, rw));
   g_object_class_install_property (gobject_class, PROP_ST_THRESHOLD,
       g_param_spec_int ("st-threshold", "Spatio-temporal threshold",
-          "A pixel is an interest point candidate when min (Sobel magnitude / 8, "
+          "A pixel is an interest point candidate when min (its texture measure (interest), "
           "|this - previous|), both 0 .. 255, exceeds this",
           0, 254, DEFAULT_PROP_ST_THRESHOLD, rw));
+  g_object_class_install_property (gobject_class, PROP_INTEREST,
+      g_param_spec_enum ("interest", "Interest measure",
+          "Texture measure of the interest points: corner (ours: the weaker gradient direction of "
+          "the template's structure tensor, no points on straight edges) or edge (the paper's: "
+          "Sobel magnitude / 8)",
+          GST_TYPE_CUDA_VIDEO_VCM_INTEREST, DEFAULT_PROP_INTEREST, rw));
   g_object_class_install_property (gobject_class, PROP_TEMPLATE_SIZE,
       g_param_spec_int ("template-size", "Template size",
           "Side of the correlation template around each point, pixels (odd; at most "
@@ -260,6 +297,7 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_reset);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM_INTEREST, 0);
 }
 
 static void
@@ -341,6 +379,9 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_SUBPIXEL:
       self->params.subpixel = g_value_get_boolean (value);
       break;
+    case PROP_INTEREST:
+      self->params.interest = g_value_get_enum (value);
+      break;
     case PROP_REFINE_SIZE:
       v = g_value_get_int (value);
       if (v != 0 && (v % 2 == 0 || v < 3))
@@ -411,6 +452,9 @@ gst_cuda_video_vcm_get_property (GObject * object, guint prop_id, GValue * value
       break;
     case PROP_REFINE_SIZE:
       g_value_set_int (value, self->params.refine_size);
+      break;
+    case PROP_INTEREST:
+      g_value_set_enum (value, self->params.interest);
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);

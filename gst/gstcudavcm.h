@@ -24,6 +24,20 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_VIDEO_VCM        (gst_cuda_video_vcm_get_type())
 #define GST_CUDA_VIDEO_VCM(obj)        (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_CUDA_VIDEO_VCM,GstCudaVideoVcm))
+#define GST_TYPE_CUDA_VIDEO_VCM_INTEREST (gst_cuda_video_vcm_interest_get_type())
+
+/**
+ * GstCudaVideoVcmInterest:
+ * @GST_CUDA_VIDEO_VCM_INTEREST_EDGE: the paper's: the Sobel gradient magnitude AND the change
+ * @GST_CUDA_VIDEO_VCM_INTEREST_CORNER: the template's structure tensor (gradients in two directions) AND the change
+ *
+ * What makes a pixel an interest point (the values of GcvVcmParams.interest).
+ */
+typedef enum
+{
+  GST_CUDA_VIDEO_VCM_INTEREST_EDGE = GCV_VCM_INTEREST_EDGE,
+  GST_CUDA_VIDEO_VCM_INTEREST_CORNER = GCV_VCM_INTEREST_CORNER,
+} GstCudaVideoVcmInterest;
 
 typedef struct _GstCudaVideoVcm GstCudaVideoVcm;
 typedef struct _GstCudaVideoVcmClass GstCudaVideoVcmClass;
@@ -62,6 +76,7 @@ struct _GstCudaVideoVcmClass
 };
 
 GType gst_cuda_video_vcm_get_type (void);
+GType gst_cuda_video_vcm_interest_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (cudavcm);
 

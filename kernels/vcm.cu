@@ -7,7 +7,10 @@
  * context's C slot (cudaMemcpyDefault), then the phases (the host learns N
  * only once the caller has waited for the stream):
  *   k_points   one thread block per window, one thread per pixel: st of
- *              the eligible pixels, a 256-bin histogram of the window in
+ *              the eligible pixels (the corner measure: a thread whose
+ *              change D passes the threshold sums the Sobel products of
+ *              its template from P, read through the cache), a 256-bin
+ *              histogram of the window in
  *              shared memory gives the window's cutoff c* (ranks up to ppw);
  *              the pixels above c* (fewer than ppw) rank among themselves
  *              by (st desc, raster), those at c* by a block prefix count in
@@ -31,7 +34,8 @@
  *              one run per window row); the temporal term's nearest
  *              previous point by a block-wide scan of the history; the key
  *              minimum (gcv_vcm_key), the parabola, the gradient
- *              refinement (the block shares out the window's pixels) and
+ *              refinement (the block shares out the window's pixels; each
+ *              thread samples C by the cubic, gcv_vcm_refine_residual) and
  *              the score.  Writes the point record and the next history
  *              (position, integer vector).
  * Then the records (max_points of them) and N go straight to the caller's
@@ -152,6 +156,7 @@ valid_rect (int W, int H, int R, int tr, int x, int y, int *dx0, int *dx1, int *
 struct PointsArgs {
   const uint8_t *p, *c;
   int pitch, w, h, ws, cols, ppw, m, thr;
+  int corner, t;                /* GCV_VCM_INTEREST_CORNER; template_size */
   int32_t *cand_pos;            /* y * W + x */
   uint8_t *cand_st;
   int *cand_count;
@@ -173,9 +178,20 @@ k_points (PointsArgs a)
   int st = -1;
   const int lx = tid % a.ws, ly = tid / a.ws, x = wx * a.ws + lx, y = wy * a.ws + ly;
   if (tid < a.ws * a.ws && x >= a.m && x <= a.w - 1 - a.m && y >= a.m && y <= a.h - 1 - a.m) {
-    const int s = gcv_vcm_st (a.p, a.pitch, a.c, a.pitch, x, y);
-    if (s > a.thr)
-      st = s;
+    if (a.corner) {
+      /* st = min (E, D) <= D: E (t^2 Sobel windows) only where D passes */
+      const int d = gcv_vcm_change (a.p, a.pitch, a.c, a.pitch, x, y);
+      if (d > a.thr) {
+        const int e = gcv_vcm_corner (a.p, a.pitch, x, y, a.t);
+        const int s = e < d ? e : d;
+        if (s > a.thr)
+          st = s;
+      }
+    } else {
+      const int s = gcv_vcm_st (a.p, a.pitch, a.c, a.pitch, x, y);
+      if (s > a.thr)
+        st = s;
+    }
   }
   if (st >= 0)
     atomicAdd (&hist[st], 1);
@@ -449,22 +465,23 @@ refine_block (const uint8_t * __restrict__ P, const uint8_t * __restrict__ C, in
   for (int step = 0; step <= GCV_VCM_REFINE_STEPS; step++) {
     const int ix = cx >= 0 ? cx / GCV_VCM_SUBPEL : -((-cx + GCV_VCM_SUBPEL - 1) / GCV_VCM_SUBPEL);
     const int iy = cy >= 0 ? cy / GCV_VCM_SUBPEL : -((-cy + GCV_VCM_SUBPEL - 1) / GCV_VCM_SUBPEL);
-    const int fx = cx - ix * GCV_VCM_SUBPEL, fy = cy - iy * GCV_VCM_SUBPEL;
-    const int w00 = (256 - fx) * (256 - fy), w01 = fx * (256 - fy), w10 = (256 - fx) * fy, w11 = fx * fy;
-    if (x - r + ix < 0 || y - r + iy < 0 || x + r + ix + 1 > W - 1 || y + r + iy + 1 > H - 1)
+    if (!gcv_vcm_refine_inside (W, H, x, y, r, ix, iy))
       break;
     have = true;
     lx = cx;
     ly = cy;
     if (step == GCV_VCM_REFINE_STEPS)
       break;
+    int32_t kx[4], ky[4];
+    gcv_vcm_cubic_weights (cx - ix * GCV_VCM_SUBPEL, kx);
+    gcv_vcm_cubic_weights (cy - iy * GCV_VCM_SUBPEL, ky);
     long long b[3] = { 0, 0, 0 };
     for (int k = tid; k < n; k += T) {
       const int u = k % size - r, v = k / size - r;
       const uint8_t *row = P + (size_t) (y + v) * pitch + x;
-      const uint8_t *c0 = C + (size_t) (y + v + iy) * pitch + x + ix, *c1 = c0 + pitch;
+      const uint8_t *c0 = C + (size_t) (y + v + iy) * pitch + x + ix;
       const int gx = row[u + 1] - row[u - 1], gy = row[u + pitch] - row[u - pitch];
-      const int e = w00 * c0[u] + w01 * c0[u + 1] + w10 * c1[u] + w11 * c1[u + 1] - 65536 * row[u];
+      const int e = gcv_vcm_refine_residual (c0 + u, (size_t) pitch, kx, ky, row[u]);
       b[0] += (long long) gx * e;
       b[1] += (long long) gy * e;
     }
@@ -986,6 +1003,8 @@ gcv_vcm_cuda_track (GcvVcmCuda * ctx, const GcvVcmParams * params, const GcvPlan
     a.ppw = p->points_per_window;
     a.m = gcv_vcm_margin (p);
     a.thr = p->st_threshold;
+    a.corner = p->interest == GCV_VCM_INTEREST_CORNER;
+    a.t = p->template_size;
     a.cand_pos = ctx->mem.cand_pos;
     a.cand_st = ctx->mem.cand_st;
     a.cand_count = ctx->mem.cand_count;

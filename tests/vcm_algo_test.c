@@ -8,19 +8,22 @@
  *    cover the window sizes, points-per-window up to 64, a max-points cap
  *    that cuts through a run of equal st, st thresholds, templates 3 .. 13,
  *    searches 2 .. 128, coherence radii 0 .. 64, temporal weights 0 .. 4
- *    sub-pixel on and off and the gradient refinement's window 0, 3, 15
- *    and 31; 1 thread and 4 give the same bytes;
+ *    sub-pixel on and off, the gradient refinement's window 0, 3, 15
+ *    and 31 and both interest measures (corner, edge); 1 thread and 4 give
+ *    the same bytes;
  *  - accuracy on synthetic motion from real photos (640x480, the default
  *    parameters): integer and fractional translation, rotation 1 deg and
  *    zoom 1% a frame, 4 frames each: median endpoint error <= 0.5 px and
- *    90th percentile <= 1.5 px; the fractional translation's median below
- *    0.1 px and below the one without the refinement (refine-size 0), whose
- *    EPE table is printed beside;
- *  - the selection rules on a full-size frame: points-per-window,
- *    max-points keeps the strongest, st-threshold, margin; the sign of the
- *    vectors;
+ *    90th percentile <= 1.5 px (the issue's targets) and <= 0.25 px (what
+ *    the corner measure and the cubic refinement reach); the fractional
+ *    translation's median below 0.1 px and below the one without the
+ *    refinement (refine-size 0), whose EPE table is printed beside;
+ *  - the selection rules on a full-size frame, with both interest
+ *    measures: points-per-window, max-points keeps the strongest,
+ *    st-threshold, margin; the sign of the vectors;
  *  - set_reference clears the history, params that change between calls,
- *    bad params (refine-size even, 1, 33), no reference, tiny frames.
+ *    bad params (refine-size even, 1, 33; interest 2, -1), no reference,
+ *    tiny frames.
  * Then 640x480 with 2048 points is timed (informative).
  * GCV_TEST_QUICK=1: fewer parity cases and one photo for the accuracy.
  *
@@ -242,9 +245,15 @@ test_parity (void)
     params_make (16, 4, 60, 8, 7, 128, 64.0, 30.0, 1.0, 8.0, 1),
     params_make (4, 1, 400, 8, 5, 16, 3.0, 1.0, 0.25, 4.0, 1),
     params_make (32, 3, 20, 0, 13, 14, 10.0, 0.1, 16.0, 0.1, 1),
+    params_make (16, 2, 2048, 8, 5, 64, 24.0, 12.0, 0.25, 4.0, 1),      /* the defaults, interest=edge */
   };
   /* the gradient refinement's window per set (sub-pixel sets: 0, 3, 15, 31) */
-  static const int refine[] = { 15, 0, 15, 31, 3, 15, 31, 3 };
+  static const int refine[] = { 15, 0, 15, 31, 3, 15, 31, 3, 15 };
+  /* the interest measure per set: both with every template size */
+  static const int interest[] = { GCV_VCM_INTEREST_CORNER, GCV_VCM_INTEREST_EDGE, GCV_VCM_INTEREST_EDGE,
+    GCV_VCM_INTEREST_CORNER, GCV_VCM_INTEREST_CORNER, GCV_VCM_INTEREST_EDGE, GCV_VCM_INTEREST_CORNER,
+    GCV_VCM_INTEREST_EDGE, GCV_VCM_INTEREST_EDGE
+  };
   const int n_sets = (int) (sizeof (sets) / sizeof (sets[0]));
   const VcmWarp *warps;
   int n_warps = vcm_test_standard_warps (&warps), si, k;
@@ -252,8 +261,10 @@ test_parity (void)
   long total = 0;
   double t0 = gcv_test_now_s ();
 
-  for (si = 0; si < n_sets; si++)
+  for (si = 0; si < n_sets; si++) {
     sets[si].refine_size = refine[si];
+    sets[si].interest = interest[si];
+  }
   for (k = 0; k < (quick ? 2 : n_warps + 2); k++) {
     Seq s;
     if (k < n_warps)
@@ -342,6 +353,10 @@ test_accuracy (void)
       GCV_TEST_CHECK (n[pi][wi] >= 1000, "%s: only %d points", name, n[pi][wi]);
       GCV_TEST_CHECK (st[pi][wi].median <= 0.5, "%s: EPE median %.3f > 0.5", name, st[pi][wi].median);
       GCV_TEST_CHECK (st[pi][wi].p90 <= 1.5, "%s: EPE p90 %.3f > 1.5", name, st[pi][wi].p90);
+      /* the defaults' worst tenth (corner measure, cubic refinement; the
+       * paper's edge measure with bilinear samples reached 0.46 on the
+       * rotation): at OpenCV's pyramidal LK's level (bench-vcm quality) */
+      GCV_TEST_CHECK (st[pi][wi].p90 <= 0.25, "%s: EPE p90 %.3f > 0.25 with the defaults", name, st[pi][wi].p90);
       if (warps[wi].tx != floor (warps[wi].tx) && warps[wi].angle_deg == 0.0 && warps[wi].scale == 1.0) {
         /* the fractional translation: what the refinement is for */
         GCV_TEST_CHECK (st[pi][wi].median < 0.1, "%s: EPE median %.3f >= 0.1 with refine-size 15", name,
@@ -361,19 +376,25 @@ test_accuracy (void)
             st[pi][wi].median, st[pi][wi].p90, n0[pi][wi], st0[pi][wi].median, st0[pi][wi].p90);
 }
 
-/* Selection rules on a full-size pair, and the sign of the vectors. */
+/* Selection rules on a full-size pair with one interest measure. */
 static void
-test_rules (void)
+rules_with (int interest)
 {
   const VcmWarp *warps;
   Seq s;
   GcvVcmParams p = params_make (16, 3, 500, 20, 5, 32, 24.0, 12.0, 0.25, 4.0, 1);
   GcvVcmPoint *out[8] = { 0 };
-  int counts[8] = { 0 }, *pos, *cst, nc, i, j, f, W = 640, H = 480, m = gcv_vcm_margin (&p);
+  int counts[8] = { 0 }, *pos, *cst, nc, i, j, f, W = 640, H = 480, m;
   int *per_window, cols = gcv_vcm_window_cols (W, &p), rows = gcv_vcm_window_rows (H, &p);
   GcvPlane prev, cur;
   int min_kept = 256, max_dropped = -1, bad_st = 0, bad_margin = 0, bad_window = 0;
+  const char *name = interest == GCV_VCM_INTEREST_CORNER ? "corner" : "edge";
 
+  p.interest = interest;
+  m = gcv_vcm_margin (&p);
+  /* the margin: the template, the corner measure's Sobel windows and the
+   * 15 x 15 refinement window with its border */
+  GCV_TEST_CHECK (m == 8, "rules (%s): margin %d, want 8 (refine-size 15)", name, m);
   vcm_test_standard_warps (&warps);
   s = seq_warp ("coffee.png", &warps[2], W, H, 2, 0);
   prev = plane_of (s.frames[0], W, H, s.stride);
@@ -388,7 +409,9 @@ test_rules (void)
   per_window = calloc ((size_t) cols * rows, sizeof (int));
   for (i = 0; i < counts[1]; i++) {
     int x = (int) out[1][i].x, y = (int) out[1][i].y;
-    int st = gcv_vcm_st (s.frames[0], s.stride, s.frames[1], s.stride, x, y);
+    int st = interest == GCV_VCM_INTEREST_CORNER
+        ? gcv_vcm_st_corner (s.frames[0], s.stride, s.frames[1], s.stride, x, y, p.template_size)
+        : gcv_vcm_st (s.frames[0], s.stride, s.frames[1], s.stride, x, y);
     bad_st += st <= p.st_threshold;
     bad_margin += x < m || y < m || x > W - 1 - m || y > H - 1 - m;
     bad_window += ++per_window[(y / p.window_size) * cols + x / p.window_size] > p.points_per_window;
@@ -402,19 +425,36 @@ test_rules (void)
     if (!kept && cst[j] > max_dropped)
       max_dropped = cst[j];
   }
-  GCV_TEST_CHECK (!bad_st, "rules: %d points with st <= st-threshold %d", bad_st, p.st_threshold);
-  GCV_TEST_CHECK (!bad_margin, "rules: %d points inside the margin %d", bad_margin, m);
-  GCV_TEST_CHECK (!bad_window, "rules: %d windows over points-per-window %d", bad_window, p.points_per_window);
-  GCV_TEST_CHECK (max_dropped <= min_kept, "rules: a dropped candidate has st %d > the weakest kept %d",
-      max_dropped, min_kept);
-  printf ("rules: %d candidates, %d kept, weakest kept st %d, strongest dropped %d\n", nc, counts[1], min_kept,
-      max_dropped);
+  GCV_TEST_CHECK (!bad_st, "rules (%s): %d points with st <= st-threshold %d", name, bad_st, p.st_threshold);
+  GCV_TEST_CHECK (!bad_margin, "rules (%s): %d points inside the margin %d", name, bad_margin, m);
+  GCV_TEST_CHECK (!bad_window, "rules (%s): %d windows over points-per-window %d", name, bad_window,
+      p.points_per_window);
+  GCV_TEST_CHECK (max_dropped <= min_kept, "rules (%s): a dropped candidate has st %d > the weakest kept %d",
+      name, max_dropped, min_kept);
+  printf ("rules (%s): %d candidates, %d kept, weakest kept st %d, strongest dropped %d\n", name, nc, counts[1],
+      min_kept, max_dropped);
   free (per_window);
   free (pos);
   free (cst);
   for (f = 0; f < 8; f++)
     free (out[f]);
   seq_free (&s);
+}
+
+/* Selection rules with both interest measures, and the sign of the
+ * vectors. */
+static void
+test_rules (void)
+{
+  const VcmWarp *warps;
+  Seq s;
+  GcvVcmParams p = params_make (16, 3, 500, 20, 5, 32, 24.0, 12.0, 0.25, 4.0, 1);
+  GcvVcmPoint *out[8] = { 0 };
+  int counts[8] = { 0 }, i, f;
+
+  rules_with (GCV_VCM_INTEREST_CORNER);
+  rules_with (GCV_VCM_INTEREST_EDGE);
+  vcm_test_standard_warps (&warps);
 
   /* sign: content moving right and up gives dx > 0, dy < 0 */
   s = seq_warp ("astronaut.png", &warps[0], 160, 120, 2, 0);
@@ -558,6 +598,10 @@ test_errors (void)
   expect_invalid (ctx, &q, &b, "refine-size");
   q = p; q.refine_size = -3;
   expect_invalid (ctx, &q, &b, "refine-size");
+  q = p; q.interest = 2;
+  expect_invalid (ctx, &q, &b, "interest");
+  q = p; q.interest = -1;
+  expect_invalid (ctx, &q, &b, "interest");
   b.width = 31;
   expect_invalid (ctx, &p, &b, "32x32");
   b.width = 32;

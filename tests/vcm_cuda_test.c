@@ -13,7 +13,8 @@
  *  - parameter sets over windows 4 / 8 / 16 / 32, points per window
  *    1 / 4 / 16 / 64, max-points caps on ties, templates 3 .. 13, searches
  *    4 .. 128, radii 0 .. 64, temporal weights 0 / 0.25 / 1 / 4, sub-pixel
- *    on and off, refinement windows 0 / 3 / 7 / 9 / 15 / 31, over several
+ *    on and off, refinement windows 0 / 3 / 7 / 9 / 15 / 31, both interest
+ *    measures (corner, the default, and the paper's edge), over several
  *    frames (the temporal history);
  *  - the parameters changing between the frames of one context (memory
  *    grows, the history survives it), set_reference in the middle of a
@@ -147,9 +148,10 @@ params (int ws, int ppw, int maxp, int thr, int t, int s, double rc, double sig,
 static const char *
 params_string (const GcvVcmParams * p, char *buf, size_t len)
 {
-  snprintf (buf, len, "ws %d ppw %d max %d thr %d t %d s %d rc %g sig %g tw %g ts %g%s refine %d", p->window_size,
+  snprintf (buf, len, "ws %d ppw %d max %d thr %d t %d s %d rc %g sig %g tw %g ts %g%s refine %d %s", p->window_size,
       p->points_per_window, p->max_points, p->st_threshold, p->template_size, p->search_size, p->coherence_radius,
-      p->coherence_sigma, p->temporal_weight, p->temporal_sigma, p->subpixel ? " sub" : "", p->refine_size);
+      p->coherence_sigma, p->temporal_weight, p->temporal_sigma, p->subpixel ? " sub" : "", p->refine_size,
+      p->interest == GCV_VCM_INTEREST_EDGE ? "edge" : "corner");
   return buf;
 }
 
@@ -294,11 +296,17 @@ test_matrix (void)
   set[ns++] = params (5, 25, 1000, 1, 9, 44, 9.5, 2, 16, 0.1, 0);
   set[ns++] = params (12, 3, 1, 0, 3, 24, 5, 1000, 0.25, 1000, 1);
   set[ns++] = params (7, 49, quick ? 4000 : 65536, 254, 5, 10, 3, 1, 1, 1, 1);  /* threshold 254: few points */
+  set[ns++] = params (16, 2, 2048, 8, 5, 64, 24, 12, 0.25, 4, 1);       /* defaults, interest=edge */
   /* the gradient refinement: the default 15 and 0 / 3 / 31 */
   set[2].refine_size = 3;
   set[3].refine_size = 31;
   set[4].refine_size = 0;
   set[6].refine_size = 9;
+  /* the paper's interest measure (the others: the default corner one) */
+  set[1].interest = GCV_VCM_INTEREST_EDGE;
+  set[5].interest = GCV_VCM_INTEREST_EDGE;
+  set[6].interest = GCV_VCM_INTEREST_EDGE;
+  set[8].interest = GCV_VCM_INTEREST_EDGE;
   const int sizes_n = (int) (sizeof (sizes) / sizeof (sizes[0]));
   int n = 0;
   for (int s = 0; s < sizes_n; s++)
@@ -337,6 +345,8 @@ test_changes (void)
   ps[1].refine_size = 0;
   ps[2].refine_size = 31;
   ps[3].refine_size = 5;
+  ps[1].interest = GCV_VCM_INTEREST_EDGE;       /* the measure changes too */
+  ps[3].interest = GCV_VCM_INTEREST_EDGE;
   run_seq (SRC_WARP, 2, quick ? 96 : 256, quick ? 80 : 192, quick ? 7 : 11, ps, 5, 0);
   /* small: the naive reference too (it decides when CUDA and CPU differ) */
   run_seq_ref (SRC_WARP, 5, 64, 48, quick ? 4 : 7, ps, 5, 0, 1);
@@ -349,6 +359,7 @@ test_changes (void)
     cap[1] = params (4, 3, 50, 2, 5, 12, 6, 3, 0.25, 4, 0);
     cap[2] = params (16, 64, 7, 0, 3, 16, 64, 40, 4, 3, 1);
     cap[1].refine_size = 7;
+    cap[2].interest = GCV_VCM_INTEREST_EDGE;
     run_seq_ref (SRC_FLAT, 3, 72, 56, quick ? 4 : 7, cap, 3, 0, 1);
     run_seq_ref (SRC_FLAT, 9, 72, 56, quick ? 4 : 7, &cap[1], 2, 3, 1);
   }
@@ -475,7 +486,7 @@ test_errors (void)
     s = gcv_vcm_cuda_set_reference (cu, &da, stream, &err);
     GCV_TEST_CHECK (s == GCV_OK, "set_reference: %s", err.message);
     {
-      struct { const char *name; GcvVcmParams p; } bads[16];
+      struct { const char *name; GcvVcmParams p; } bads[24];
       int nb = 0;
       bad = p; bad.window_size = 3; bads[nb].name = "window 3"; bads[nb++].p = bad;
       bad = p; bad.window_size = 33; bads[nb].name = "window 33"; bads[nb++].p = bad;
@@ -493,6 +504,7 @@ test_errors (void)
       bad = p; bad.refine_size = 1; bads[nb].name = "refine 1"; bads[nb++].p = bad;
       bad = p; bad.refine_size = 33; bads[nb].name = "refine 33"; bads[nb++].p = bad;
       bad = p; bad.refine_size = -1; bads[nb].name = "refine -1"; bads[nb++].p = bad;
+      bad = p; bad.interest = 2; bads[nb].name = "interest 2"; bads[nb++].p = bad;
       for (int i = 0; i < nb; i++) {
         memset (&err, 0, sizeof (err));
         s = gcv_vcm_cuda_track (cu, &bads[i].p, &db, pg, ng, stream, &err);

@@ -1,10 +1,13 @@
 /* gst-cuda-video: the VCM test reference and synthetic motion (see the
  * header).  The reference re-derives every rule of cpu/vcm.h in the most
- * direct way it can: st from its own Sobel, a pixel's rank by counting the
- * pixels of its window that come before it, the cutoff by trying every
- * value, every sum of every displacement computed from scratch, every pair
- * of points, the peak order as a tuple.  Only the double steps are written
- * as the contract gives them (there is one way to round them).
+ * direct way it can: st from its own Sobel (the corner measure's square
+ * root by trying every value), a pixel's rank by counting the pixels of
+ * its window that come before it, the cutoff by trying every value, every
+ * sum of every displacement computed from scratch, every pair of points,
+ * the peak order as a tuple, the refinement's cubic weights from the two
+ * pieces of Keys' kernel and one 2-D sum per sample.  Only the double
+ * steps are written as the contract gives them (there is one way to round
+ * them).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,38 +36,129 @@ px_at (const GcvPlane * pl, int x, int y)
   return ((const uint8_t *) pl->data)[(size_t) y * pl->stride + x];
 }
 
+/* The 3x3 Sobel of P at (x, y), from the kernel's table. */
+static void
+ref_sobel (const GcvPlane * P, int x, int y, long long *gx, long long *gy)
+{
+  static const int kx[3][3] = { {-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1} };
+  int i, j;
+
+  *gx = *gy = 0;
+  for (j = 0; j < 3; j++)
+    for (i = 0; i < 3; i++) {
+      *gx += kx[j][i] * px_at (P, x + i - 1, y + j - 1);
+      *gy += kx[i][j] * px_at (P, x + i - 1, y + j - 1);
+    }
+}
+
+/* The corner membership E of (x, y): the structure tensor of the template
+ * (Sobel products summed over its t x t pixels), floor (det / trace), over
+ * 4 n, then the largest e <= 255 whose square does not exceed it (tried
+ * from 255 down). */
+static int
+ref_corner (const GcvVcmParams * p, const GcvPlane * P, int x, int y)
+{
+  int t = p->template_size, tr = t / 2, n = t * t, u, v, e;
+  long long sxx = 0, sxy = 0, syy = 0, gx, gy, det, trace, q;
+
+  for (v = -tr; v <= tr; v++)
+    for (u = -tr; u <= tr; u++) {
+      ref_sobel (P, x + u, y + v, &gx, &gy);
+      sxx += gx * gx;
+      sxy += gx * gy;
+      syy += gy * gy;
+    }
+  det = sxx * syy - sxy * sxy;
+  trace = sxx + syy;
+  if (trace == 0)
+    return 0;
+  q = (det / trace) / (4LL * n);
+  for (e = 255; e > 0; e--)
+    if ((long long) e * e <= q)
+      break;
+  return e;
+}
+
+/* The margin of the contract's "Eligible pixels", in its own words. */
+static int
+ref_margin (const GcvVcmParams * p)
+{
+  int m = 1, tr = p->template_size / 2;
+
+  if (tr > m)
+    m = tr;
+  if (p->interest == GCV_VCM_INTEREST_CORNER && tr + 1 > m)
+    m = tr + 1;
+  if (p->subpixel && p->refine_size > 0 && p->refine_size / 2 + 1 > m)
+    m = p->refine_size / 2 + 1;
+  return m;
+}
+
 /* st of (x, y), -1 when the pixel is not eligible. */
 static int
 ref_st (const GcvVcmParams * p, const GcvPlane * P, const GcvPlane * C, int x, int y)
 {
-  static const int kx[3][3] = { {-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1} };
-  int W = P->width, H = P->height, m = p->template_size / 2, gx = 0, gy = 0, i, j, g, d, st;
+  int W = P->width, H = P->height, m = ref_margin (p), d, st;
+  long long gx, gy, g;
 
-  if (m < 1)
-    m = 1;
   if (x < m || y < m || x > W - 1 - m || y > H - 1 - m)
     return -1;
-  for (j = 0; j < 3; j++)
-    for (i = 0; i < 3; i++) {
-      gx += kx[j][i] * px_at (P, x + i - 1, y + j - 1);
-      gy += kx[i][j] * px_at (P, x + i - 1, y + j - 1);
-    }
-  g = (abs (gx) + abs (gy)) / 8;
   d = abs (px_at (C, x, y) - px_at (P, x, y));
-  st = g < d ? g : d;
+  if (p->interest == GCV_VCM_INTEREST_CORNER) {
+    g = ref_corner (p, P, x, y);
+  } else {
+    ref_sobel (P, x, y, &gx, &gy);
+    g = (llabs (gx) + llabs (gy)) / 8;
+  }
+  st = g < d ? (int) g : d;
   return st > p->st_threshold ? st : -1;
 }
 
+/* 2^25 times Keys' cubic convolution kernel (a = -1/2) at k / 256 pixel,
+ * 0 <= k <= 512, from its two pieces: 1.5 s^3 - 2.5 s^2 + 1 for s <= 1,
+ * -0.5 s^3 + 2.5 s^2 - 4 s + 2 for 1 < s < 2 (exact in long long). */
+static long long
+ref_keys (long long k)
+{
+  if (k <= 256)
+    return 3 * k * k * k - 1280 * k * k + (1LL << 25);
+  return -k * k * k + 1280 * k * k - 524288 * k + (1LL << 26);
+}
+
+/* floor (a / b), b > 0, for any sign of a. */
+static long long
+ref_floor_div (long long a, long long b)
+{
+  long long q = a / b;
+
+  return q * b > a ? q - 1 : q;
+}
+
+/* 65536 times C at (sx + fx / 256, sy + fy / 256), rounded down after
+ * adding a half: the 4 x 4 samples around it weighted by the kernel at
+ * their distances (1 + f, f, 1 - f, 2 - f in 1/256), one 2-D sum. */
+static long long
+ref_cubic (const GcvPlane * C, long long sx, long long sy, long long fx, long long fy)
+{
+  long long dist_x[4] = { 256 + fx, fx, 256 - fx, 512 - fx }, dist_y[4] = { 256 + fy, fy, 256 - fy, 512 - fy };
+  long long s = 0;
+  int i, j;
+
+  for (j = 0; j < 4; j++)
+    for (i = 0; i < 4; i++)
+      s += ref_keys (dist_y[j]) * ref_keys (dist_x[i]) * px_at (C, (int) sx + i - 1, (int) sy + j - 1);
+  return ref_floor_div (s + (1LL << 33), 1LL << 34);
+}
+
 /* Whether the r2 x r2 window around (x, y), shifted by q / 256 pixel and
- * bilinearly sampled, reads only pixels of C: every sample reads columns
- * floor (x + u + qx / 256) and the next one, rows likewise. */
+ * sampled by the cubic, reads only pixels of C: every sample reads columns
+ * floor (x + u + qx / 256) - 1 .. + 2, rows likewise. */
 static int
 ref_refine_inside (int W, int H, int x, int y, int r, long long qx, long long qy)
 {
-  long long ix = qx >= 0 ? qx / 256 : -((-qx + 255) / 256);
-  long long iy = qy >= 0 ? qy / 256 : -((-qy + 255) / 256);
+  long long ix = ref_floor_div (qx, 256), iy = ref_floor_div (qy, 256);
 
-  return x - r + ix >= 0 && x + r + ix + 1 <= W - 1 && y - r + iy >= 0 && y + r + iy + 1 <= H - 1;
+  return x - r + ix - 1 >= 0 && x + r + ix + 2 <= W - 1 && y - r + iy - 1 >= 0 && y + r + iy + 2 <= H - 1;
 }
 
 /* The gradient refinement, from the words of cpu/vcm.h ("Gradient
@@ -111,18 +205,15 @@ ref_refine (const GcvPlane * P, const GcvPlane * C, int x, int y, int r2, long l
     ly = cy;
     if (step == GCV_VCM_REFINE_STEPS)
       break;
-    ix = cx >= 0 ? cx / 256 : -((-cx + 255) / 256);
-    iy = cy >= 0 ? cy / 256 : -((-cy + 255) / 256);
+    ix = ref_floor_div (cx, 256);
+    iy = ref_floor_div (cy, 256);
     fx = cx - 256 * ix;
     fy = cy - 256 * iy;
     for (v = -r; v <= r; v++)
       for (u = -r; u <= r; u++) {
         long long gx = px_at (P, x + u + 1, y + v) - px_at (P, x + u - 1, y + v);
         long long gy = px_at (P, x + u, y + v + 1) - px_at (P, x + u, y + v - 1);
-        int sxp = (int) (x + u + ix), syp = (int) (y + v + iy);
-        long long c = (256 - fx) * (256 - fy) * px_at (C, sxp, syp) + fx * (256 - fy) * px_at (C, sxp + 1, syp)
-            + (256 - fx) * fy * px_at (C, sxp, syp + 1) + fx * fy * px_at (C, sxp + 1, syp + 1);
-        long long e = c - 65536LL * px_at (P, x + u, y + v);
+        long long e = ref_cubic (C, x + u + ix, y + v + iy, fx, fy) - 65536LL * px_at (P, x + u, y + v);
         bx += gx * e;
         by += gy * e;
       }

@@ -6,7 +6,9 @@
  * does it: corners of the previous frame (Shi-Tomasi), then pyramidal
  * Lucas-Kanade from the previous frame into the current one.  Both steps
  * are inside the time; the image pyramids are rebuilt every call (no reuse
- * from the previous pair, as VCM gets none either).
+ * from the previous pair, as VCM gets none either).  A second call,
+ * gcvb_opencv_lk_points, runs the same pyramidal Lucas-Kanade on points the
+ * caller gives (bench-vcm's quality case: OpenCV tracking VCM's points).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -80,6 +82,54 @@ gcvb_opencv_lk_track (const uint8_t * prev, const uint8_t * cur, int width, int 
     }
     *n_out = n;
     *n_corners = (int) p0.size ();
+    return 0;
+  } catch (const cv::Exception & e) {
+    std::snprintf (err, err_len, "opencv: %s", e.what ());
+  } catch (const std::exception & e) {
+    std::snprintf (err, err_len, "opencv: %s", e.what ());
+  } catch (...) {
+    std::snprintf (err, err_len, "opencv: unknown exception");
+  }
+  return -1;
+}
+
+/* Tracks given points of prev into cur with calcOpticalFlowPyrLK alone (the
+ * same window, levels and criteria as gcvb_opencv_lk_track, no initial
+ * flow): xy holds n points (x, y) of prev.  flow gets (dx, dy) per point
+ * and status 1 where OpenCV tracked it, 0 where it did not (then flow is
+ * 0, 0).  0, or -1 with err set. */
+extern "C" int
+gcvb_opencv_lk_points (const uint8_t * prev, const uint8_t * cur, int width, int height, size_t stride,
+    const float *xy, int n, int win, int max_level, int n_threads, float *flow, uint8_t * status_out,
+    char *err, size_t err_len)
+{
+  if (prev == nullptr || cur == nullptr || width <= 0 || height <= 0 || n < 0 || (n > 0 && (xy == nullptr
+              || flow == nullptr || status_out == nullptr))) {
+    std::snprintf (err, err_len, "opencv: bad arguments");
+    return -1;
+  }
+  if (n == 0)
+    return 0;
+  try {
+    ThreadGuard guard;
+    cv::setNumThreads (n_threads > 0 ? n_threads : -1);
+
+    cv::Mat p (height, width, CV_8UC1, const_cast<uint8_t *> (prev), stride);
+    cv::Mat c (height, width, CV_8UC1, const_cast<uint8_t *> (cur), stride);
+    std::vector<cv::Point2f> p0 (n), p1;
+    std::vector<uchar> status;
+    std::vector<float> error;
+
+    for (int i = 0; i < n; i++)
+      p0[i] = cv::Point2f (xy[2 * i], xy[2 * i + 1]);
+    cv::calcOpticalFlowPyrLK (p, c, p0, p1, status, error, cv::Size (win, win), max_level,
+        cv::TermCriteria (cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 0.01));
+    for (int i = 0; i < n; i++) {
+      int ok = (size_t) i < status.size () && (size_t) i < p1.size () && status[i];
+      status_out[i] = ok ? 1 : 0;
+      flow[2 * i + 0] = ok ? p1[i].x - p0[i].x : 0.0f;
+      flow[2 * i + 1] = ok ? p1[i].y - p0[i].y : 0.0f;
+    }
     return 0;
   } catch (const cv::Exception & e) {
     std::snprintf (err, err_len, "opencv: %s", e.what ());

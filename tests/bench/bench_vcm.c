@@ -10,13 +10,16 @@
  *    64x64 search (+-32, a 65x65 NCM), 2048 points.  4 points per window
  *    (--points-per-window): 1200 windows give up to 4800 candidates and the
  *    frame cap keeps 2048 on every pair of the sequences (with 2 a window
- *    only ~1500 are found: the smooth parts of the photos and the slow
- *    centre of the rotation have none; 3 gives 2038 .. 2048).  The N
+ *    only ~1300 are found with the default corner measure, ~1500 with the
+ *    paper's edge one: the smooth parts of the photos and the slow centre
+ *    of the rotation have none).  The N
  *    actually found is reported.  Paper 002 (4.3.5): 2048 IPs, the
  *    8800 GTS-512 22.96x and the 8600M GT 3.15x faster than the same
  *    algorithm on a 2.4 GHz Core 2.
  * 2. hd: 1920x1080, 8192 points: 120 x 68 = 8160 windows, 6 points a
- *    window (2 give ~5500, 4 about 6000 .. 8192, 6 always 8192).
+ *    window and st-threshold 4 (the corner measure at the default 8
+ *    finds only ~3100 points on the smooth, magnified chelsea's fractional
+ *    translation; at 4 every sequence gives 8192).
  *    Target on an H100: <= 2 ms a frame (paper), <= 8 ms (hd).
  *
  * Rows per case:
@@ -62,9 +65,15 @@
  *
  * Quality (case quality, 640x480): on every standard warp and photo, the
  * endpoint error |(dx, dy) - true vector at the point| over all points of
- * --quality-pairs pairs, for VCM (CPU backend, the paper's params; the CUDA
- * one is identical) and for OpenCV's tracker (its own points, status 1
- * only); median, 90th percentile, mean, and the OpenCV time per pair.
+ * --quality-pairs pairs, for VCM (CPU backend, the paper's case's params
+ * with the element's defaults otherwise; the CUDA one is identical), VCM
+ * with the paper's interest measure (interest=edge, our refinement), the
+ * paper's VCM (interest=edge, refine-size 0), OpenCV's tracker (its own
+ * points, status 1 only) and OpenCV's pyramidal LK alone on the points of
+ * the first two VCM rows, pair by pair (the same 21x21 window and 3
+ * levels, no initial flow; status 1 only): the trackers compared on the
+ * same points; median, 90th percentile, mean, and the OpenCV time per pair
+ * (gftt + LK only).
  *
  * Elements: appsrc ! cudavcm|cpuvcm ! fakesink, GRAY8, 640x480 and 1080p
  * with the cases' params, wall clock per frame and the elements' stats.
@@ -88,6 +97,9 @@
 int gcvb_opencv_lk_track (const uint8_t * prev, const uint8_t * cur, int width, int height, size_t stride,
     int max_corners, double quality_level, double min_distance, int win, int max_level, int n_threads,
     float *out, int *n_out, int *n_corners, int *threads_used, double *ms, char *err, size_t err_len);
+int gcvb_opencv_lk_points (const uint8_t * prev, const uint8_t * cur, int width, int height, size_t stride,
+    const float *xy, int n, int win, int max_level, int n_threads, float *flow, uint8_t * status, char *err,
+    size_t err_len);
 const char *gcvb_opencv_lk_version (void);
 #endif
 
@@ -215,6 +227,7 @@ cases_init (void)
   c->p.window_size = 16;
   c->p.points_per_window = 2;
   c->p.max_points = 8192;
+  c->p.st_threshold = 4;
   c->p.template_size = 5;
   c->p.search_size = 64;
   c->target_ms = 8.0;
@@ -224,9 +237,10 @@ static void
 describe_params (char *buf, size_t len, const GcvVcmParams * p)
 {
   g_snprintf (buf, len, "%dx%d windows, %d a window, max %d, template %d, search %d (+-%d), st > %d, radius %.0f "
-      "sigma %.0f, temporal %.2f, %s, refine %d", p->window_size, p->window_size, p->points_per_window,
+      "sigma %.0f, temporal %.2f, %s, refine %d, interest %s", p->window_size, p->window_size, p->points_per_window,
       p->max_points, p->template_size, p->search_size, gcv_vcm_radius (p), p->st_threshold, p->coherence_radius,
-      p->coherence_sigma, p->temporal_weight, p->subpixel ? "sub-pixel" : "integer", p->refine_size);
+      p->coherence_sigma, p->temporal_weight, p->subpixel ? "sub-pixel" : "integer", p->refine_size,
+      p->interest == GCV_VCM_INTEREST_EDGE ? "edge" : "corner");
 }
 
 static void
@@ -235,10 +249,10 @@ json_params (GString * s, const GcvVcmParams * p)
   g_string_append_printf (s, "{\"window_size\": %d, \"points_per_window\": %d, \"max_points\": %d, "
       "\"st_threshold\": %d, \"template_size\": %d, \"search_size\": %d, \"coherence_radius\": %g, "
       "\"coherence_sigma\": %g, \"temporal_weight\": %g, \"temporal_sigma\": %g, \"subpixel\": %s, "
-      "\"refine_size\": %d}",
+      "\"refine_size\": %d, \"interest\": \"%s\"}",
       p->window_size, p->points_per_window, p->max_points, p->st_threshold, p->template_size, p->search_size,
       p->coherence_radius, p->coherence_sigma, p->temporal_weight, p->temporal_sigma,
-      p->subpixel ? "true" : "false", p->refine_size);
+      p->subpixel ? "true" : "false", p->refine_size, p->interest == GCV_VCM_INTEREST_EDGE ? "edge" : "corner");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -909,11 +923,21 @@ typedef struct {
   GArray *ms;                   /* OpenCV: per pair */
 } QAcc;
 
-/* VCM as the elements run it (parabola, then the gradient refinement), the
- * paper's VCM (parabola only: refine-size 0) and the peer */
-#define N_QMETHODS 3
-#define QMETHOD_OPENCV 2
-static const char *const qmethod_names[N_QMETHODS] = { "vcm (cpu backend)", "vcm, parabola only", "opencv gftt+pyrlk" };
+/* VCM as the elements run it (the defaults: corner measure, parabola,
+ * then the gradient refinement), the same with the paper's interest
+ * measure (interest=edge), the paper's VCM (edge, parabola only:
+ * refine-size 0), the peer on its own points, and the peer's pyramidal LK
+ * alone on the points of the first two rows, pair by pair */
+#define N_QMETHODS 6
+#define QMETHOD_VCM 0
+#define QMETHOD_VCM_EDGE 1
+#define QMETHOD_PAPER 2
+#define QMETHOD_OPENCV 3
+#define QMETHOD_OPENCV_SAME 4   /* at QMETHOD_VCM's points */
+#define QMETHOD_OPENCV_EDGE 5   /* at QMETHOD_VCM_EDGE's points */
+static const char *const qmethod_names[N_QMETHODS] = { "vcm (cpu backend)", "vcm, interest=edge",
+  "vcm, paper's method", "opencv gftt+pyrlk", "opencv pyrlk, vcm's pts", "opencv pyrlk, edge pts"
+};
 static QAcc *qacc;              /* [N_QMETHODS * (n_warps + 1)], the last: all warps */
 static gboolean quality_ran;
 static char quality_note[256];
@@ -938,11 +962,56 @@ qacc_add (QAcc * q, double e)
   g_array_append_val (q->epe, e);
 }
 
+#ifdef GCVB_HAVE_OPENCV
+/* OpenCV's pyramidal LK (no corner detection, not timed) on VCM's points of
+ * pair (P, C) = frames k, k + 1 of sequence s: endpoint errors of the
+ * points it tracked (status 1), into method m. */
+static gboolean
+quality_opencv_same (const Clip * clip, int m, int wi, int s, int k, const GcvVcmPoint * pts, int n, char *msg,
+    size_t len)
+{
+  QAcc *a = &qacc[m * (n_warps + 1) + wi];
+  QAcc *all = &qacc[m * (n_warps + 1) + n_warps];
+  GcvPlane p = clip_plane (clip, s, k), c = clip_plane (clip, s, k + 1);
+  float *xy = g_new (float, 2 * (size_t) MAX (n, 1)), *flow = g_new (float, 2 * (size_t) MAX (n, 1));
+  uint8_t *st = g_new0 (uint8_t, MAX (n, 1));
+  int tracked = 0, ok;
+
+  for (int i = 0; i < n; i++) {
+    xy[2 * i] = pts[i].x;
+    xy[2 * i + 1] = pts[i].y;
+  }
+  ok = gcvb_opencv_lk_points (p.data, c.data, clip->width, clip->height, clip->stride, xy, n, CV_WIN,
+      CV_MAX_LEVEL, 0, flow, st, msg, len) == 0;
+  for (int i = 0; ok && i < n; i++) {
+    double tx, ty, e;
+    if (!st[i])
+      continue;
+    vcm_test_true_vector (clip->warp[s], k, clip->width, clip->height, xy[2 * i], xy[2 * i + 1], &tx, &ty);
+    e = hypot (flow[2 * i] - tx, flow[2 * i + 1] - ty);
+    qacc_add (a, e);
+    qacc_add (all, e);
+    tracked++;
+  }
+  if (ok) {
+    a->points += tracked, a->corners += n, a->pairs++;
+    all->points += tracked, all->corners += n, all->pairs++;
+  }
+  g_free (xy);
+  g_free (flow);
+  g_free (st);
+  return ok;
+}
+#endif
+
 /* VCM's endpoint errors on one clip (one warp, a sequence per photo):
- * each sequence as a stream (set_reference on its first frame). */
+ * each sequence as a stream (set_reference on its first frame).  With
+ * same_cv and *same_cv, OpenCV's LK tracks the same points of every pair
+ * into method same_m (a failure there clears *same_cv and goes to
+ * quality_note). */
 static gboolean
 quality_vcm (GcvVcmCpu * ctx, const GcvVcmParams * p, int m, const Clip * clip, int wi, GcvVcmPoint * pts,
-    GcvError * err)
+    gboolean * same_cv, int same_m, GcvError * err)
 {
   QAcc *a = &qacc[m * (n_warps + 1) + wi], *all = &qacc[m * (n_warps + 1) + n_warps];
 
@@ -964,6 +1033,19 @@ quality_vcm (GcvVcmCpu * ctx, const GcvVcmParams * p, int m, const Clip * clip, 
       }
       a->points += n, a->pairs++;
       all->points += n, all->pairs++;
+#ifdef GCVB_HAVE_OPENCV
+      if (same_cv != NULL && *same_cv) {
+        char msg[512];
+        if (!quality_opencv_same (clip, same_m, wi, s, k, pts, n, msg, sizeof (msg))) {
+          g_strlcpy (quality_note, msg, sizeof (quality_note));
+          gcvb_n_failures++;
+          *same_cv = FALSE;
+        }
+      }
+#else
+      (void) same_cv;
+      (void) same_m;
+#endif
     }
   }
   return TRUE;
@@ -1012,7 +1094,7 @@ run_quality (const GcvbPhoto * photos, int n_photos)
   float *cv = g_new (float, 4 * (size_t) c->p.max_points);
   GcvVcmCpu *ctx;
   GcvError err = { 0 };
-  gboolean do_cv = !gcvb_skipped (&opt, "opencv"), do_vcm = TRUE;
+  gboolean do_cv = !gcvb_skipped (&opt, "opencv"), do_vcm = TRUE, do_cv_same = do_cv;
 
   qacc = g_new0 (QAcc, N_QMETHODS * (n_warps + 1));
   for (int i = 0; i < N_QMETHODS * (n_warps + 1); i++) {
@@ -1029,10 +1111,13 @@ run_quality (const GcvbPhoto * photos, int n_photos)
     Clip clip;
     /* one sequence per photo, all with warp wi */
     clip_init (&clip, W, H, photos, n_photos, n_photos, Q + 1, wi);
-    GcvVcmParams parabola = c->p;
-    parabola.refine_size = 0;
-    if (do_vcm && (!quality_vcm (ctx, &c->p, 0, &clip, wi, pts, &err)
-            || !quality_vcm (ctx, &parabola, 1, &clip, wi, pts, &err))) {
+    GcvVcmParams edge = c->p, paper = c->p;
+    edge.interest = GCV_VCM_INTEREST_EDGE;
+    paper.interest = GCV_VCM_INTEREST_EDGE;
+    paper.refine_size = 0;
+    if (do_vcm && (!quality_vcm (ctx, &c->p, QMETHOD_VCM, &clip, wi, pts, &do_cv_same, QMETHOD_OPENCV_SAME, &err)
+            || !quality_vcm (ctx, &edge, QMETHOD_VCM_EDGE, &clip, wi, pts, &do_cv_same, QMETHOD_OPENCV_EDGE, &err)
+            || !quality_vcm (ctx, &paper, QMETHOD_PAPER, &clip, wi, pts, NULL, -1, &err))) {
       g_snprintf (quality_note, sizeof (quality_note), "cpu backend: %s", err.message);
       gcvb_n_failures++;
       do_vcm = FALSE;
@@ -1065,9 +1150,10 @@ print_quality (void)
     return;
   g_print ("\n== Quality: endpoint error on the synthetic sequences (640x480, %d pairs per photo and warp, "
       "the paper's params) ==\n", quality_pairs ());
-  g_print ("EPE = |vector - true vector of the warp at the point|, pixels, at each method's own points; OpenCV: "
-      "status 1 only\n");
-  g_print ("%-22s %-26s %9s %9s %9s %9s %10s %10s\n", "method", "warp", "median", "p90", "mean", "pts/pair",
+  g_print ("EPE = |vector - true vector of the warp at the point|, pixels, at each method's own points (\"opencv "
+      "pyrlk, ... pts\": OpenCV's LK at the points of the first (vcm's pts) or second (edge pts) VCM rows); OpenCV: "
+      "status 1 only, tracked %% of its corners or of VCM's points\n");
+  g_print ("%-24s %-24s %9s %9s %9s %9s %10s %10s\n", "method", "warp", "median", "p90", "mean", "pts/pair",
       "tracked %", "ms/pair");
   g_print ("---------------------------------------------------------------------------------------------------"
       "-------------\n");
@@ -1083,9 +1169,9 @@ print_quality (void)
       gcvb_fmt_num (a, sizeof (a), s.median, "%.3f");
       gcvb_fmt_num (b, sizeof (b), s.p90, "%.3f");
       gcvb_fmt_num (cc, sizeof (cc), s.mean, "%.3f");
-      gcvb_fmt_num (d, sizeof (d), m == QMETHOD_OPENCV && q->corners > 0 ? 100 * q->points / q->corners : NAN, "%.1f");
+      gcvb_fmt_num (d, sizeof (d), m >= QMETHOD_OPENCV && q->corners > 0 ? 100 * q->points / q->corners : NAN, "%.1f");
       gcvb_fmt_num (e, sizeof (e), q->ms->len ? gcvb_median (ms, q->ms->len) : NAN, "%.3f");
-      g_print ("%-22s %-26s %9s %9s %9s %9.0f %10s %10s\n", qmethod_names[m], wi == n_warps ? "all" : warps[wi].name,
+      g_print ("%-24s %-24s %9s %9s %9s %9.0f %10s %10s\n", qmethod_names[m], wi == n_warps ? "all" : warps[wi].name,
           a, b, cc, q->points / q->pairs, d, e);
       g_free (ms);
     }
@@ -1311,7 +1397,7 @@ results_json (void)
         g_string_append (s, ", \"epe_p90\": "), gcvb_json_num (s, e.p90);
         g_string_append (s, ", \"epe_mean\": "), gcvb_json_num (s, e.mean);
         g_string_append (s, ", \"points_per_pair\": "), gcvb_json_num (s, q->points / q->pairs);
-        g_string_append (s, ", \"corners_per_pair\": "), gcvb_json_num (s, m == QMETHOD_OPENCV ? q->corners / q->pairs : NAN);
+        g_string_append (s, ", \"corners_per_pair\": "), gcvb_json_num (s, m >= QMETHOD_OPENCV ? q->corners / q->pairs : NAN);
         ms = g_memdup2 (q->ms->data, sizeof (double) * MAX (q->ms->len, 1));
         g_string_append (s, ", \"ms_per_pair_median\": "), gcvb_json_num (s, q->ms->len ? gcvb_median (ms,
                 q->ms->len) : NAN);

@@ -224,15 +224,18 @@ push_flush (Ctx * ctx)
 /* tests                                                                    */
 
 /* documented properties with gcv_vcm_params_init's defaults; values out of
- * range, even templates and odd search sizes refused with a warning */
+ * range, even templates and odd search sizes, interest values outside the
+ * enum refused with a warning */
 GST_START_TEST (test_properties)
 {
   const gchar *name = element_names[__i__];
   Ctx ctx = ctx_new (name, NULL);
   GcvVcmParams d;
-  gint ws, ppw, mp, st, ts, ss, scale;
+  gint ws, ppw, mp, st, ts, ss, scale, rs, interest;
   gdouble cr, cs, tw, tsg;
   gboolean sub, draw;
+  GParamSpec *ps;
+  GValue bad = G_VALUE_INIT;
 
   check_properties_documented (ctx.e, name);
   gcv_vcm_params_init (&d);
@@ -240,14 +243,34 @@ GST_START_TEST (test_properties)
       "max-points", &mp, "st-threshold", &st, "template-size", &ts,
       "search-size", &ss, "coherence-radius", &cr, "coherence-sigma", &cs,
       "temporal-weight", &tw, "temporal-sigma", &tsg, "subpixel", &sub,
+      "refine-size", &rs, "interest", &interest,
       "draw", &draw, "draw-scale", &scale, NULL);
   fail_unless (ws == d.window_size && ppw == d.points_per_window
       && mp == d.max_points && st == d.st_threshold
       && ts == d.template_size && ss == d.search_size
       && cr == d.coherence_radius && cs == d.coherence_sigma
       && tw == d.temporal_weight && tsg == d.temporal_sigma
-      && sub == (d.subpixel != 0) && !draw && scale == 1,
+      && sub == (d.subpixel != 0) && rs == d.refine_size
+      && interest == d.interest && !draw && scale == 1,
       "defaults differ from gcv_vcm_params_init");
+  fail_unless (interest == GCV_VCM_INTEREST_CORNER,
+      "interest defaults to %d, not corner", interest);
+
+  /* interest: corner and edge by name; other numbers refused */
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (ctx.e), "interest");
+  fail_unless (ps != NULL && G_IS_PARAM_SPEC_ENUM (ps));
+  g_value_init (&bad, ps->value_type);
+  g_value_set_enum (&bad, 7);
+  expect_rejected (ctx.e, "interest", &bad, NULL);
+  g_value_unset (&bad);
+  gst_util_set_object_arg (G_OBJECT (ctx.e), "interest", "edge");
+  g_object_get (ctx.e, "interest", &interest, NULL);
+  fail_unless (interest == GCV_VCM_INTEREST_EDGE, "interest=edge gave %d",
+      interest);
+  gst_util_set_object_arg (G_OBJECT (ctx.e), "interest", "corner");
+  g_object_get (ctx.e, "interest", &interest, NULL);
+  fail_unless (interest == GCV_VCM_INTEREST_CORNER,
+      "interest=corner gave %d", interest);
 
   reject_int (ctx.e, "template-size", 4, "odd");
   reject_int (ctx.e, "template-size", 12, "odd");
@@ -687,7 +710,13 @@ GST_START_TEST (test_cpu_cuda_identical)
   guint f, compared = 0;
   gint t;
 
+  /* both interest measures: the corner one (the default) on GRAY8 and
+   * NV12, the paper's edge one on Y444 */
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    if (f == 2) {
+      gst_util_set_object_arg (G_OBJECT (a.e), "interest", "edge");
+      gst_util_set_object_arg (G_OBJECT (b.e), "interest", "edge");
+    }
     for (t = 0; t < 4; t++) {
       Img *in = translated (fmts[f], 200 - 37 * f, 150 - 21 * f, f, t);
       Meta ma, mb;
