@@ -157,8 +157,10 @@ run_init (Run * r, const Elem * e, const gchar * prefix, gint depth)
   for (i = 0; e->props[i] != NULL; i += 2)
     gst_util_set_object_arg (G_OBJECT (r->ctx.e), e->props[i],
         e->props[i + 1]);
-  if (depth != DEPTH_DEFAULT)
-    g_object_set (r->ctx.e, "async-depth", depth, NULL);
+  /* (ctx_new sets async-depth=0 for the other element tests: the
+   * default is put back by hand) */
+  g_object_set (r->ctx.e, "async-depth", depth == DEPTH_DEFAULT ? -1 : depth,
+      NULL);
   if (depth >= 0) {
     r->depth = depth;
   } else {

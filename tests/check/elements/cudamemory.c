@@ -424,10 +424,13 @@ single_middle (const Single * c, gint how)
     /* the appsink takes anything: keep the output in system memory */
     g_string_append (s, " ! video/x-raw");
   }
+  /* (cudadownload and videoconvert pass CUDA memory through when
+   * downstream takes it, and the appsink takes anything: the caps after
+   * them ask for system memory) */
   if (how == IN_CUDA && !c->to_appsink)
-    g_string_append (s, " ! cudadownload name=down");
+    g_string_append (s, " ! cudadownload name=down ! video/x-raw");
   if (how == INTO_VIDEOCONVERT)
-    g_string_append (s, " ! videoconvert name=vc");
+    g_string_append (s, " ! videoconvert name=vc ! video/x-raw");
   return g_string_free (s, FALSE);
 }
 
@@ -559,7 +562,7 @@ chain_middle (const Chain * c, gint how, const gchar * extra)
 
   if (how == IN_CUDA && c->upload)
     middle = g_strdup_printf ("cudaupload name=up ! %s ! cudadownload "
-        "name=down", body);
+        "name=down ! video/x-raw", body);
   else if (how == IN_CUDA)
     middle = g_strdup (body);
   else
