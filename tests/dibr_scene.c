@@ -632,6 +632,33 @@ dibr_visibility_mask (const DibrCamera * cam_b, const DibrView * view_b,
   return n;
 }
 
+void
+dibr_scene_sbs_frame (const DibrScene * scene, int view_width, int view_height, int k,
+    double z_near, double z_far, uint8_t * dst, size_t dst_stride)
+{
+  const int W = view_width, H = view_height;
+  const double centre[3] = { 0.06 * sin (1.1 * k), 0.02 * cos (0.9 * k) - 0.02, 0.04 * sin (0.5 * k) };
+  uint8_t *depth = gcv_test_malloc ((size_t) W * H);
+  DibrCamera cam;
+  DibrView view;
+
+  dibr_camera_general (W, H, dibr_std_focal (W), (W - 1) / 2.0, (H - 1) / 2.0, centre, 1.2 * sin (0.7 * k),
+      -0.8 * sin (0.4 * k), 0.0, &cam);
+  dibr_render (scene, &cam, &view);
+  dibr_depth_plane (&view, z_near, z_far, 8, depth, (size_t) W);
+  for (int y = 0; y < H; y++) {
+    uint8_t *row = dst + dst_stride * y;
+    memcpy (row, view.rgba + (size_t) W * 4 * y, (size_t) W * 4);
+    for (int x = 0; x < W; x++) {
+      uint8_t *px = row + (size_t) (W + x) * 4;
+      px[0] = px[1] = px[2] = depth[(size_t) W * y + x];
+      px[3] = 255;
+    }
+  }
+  dibr_view_clear (&view);
+  free (depth);
+}
+
 double
 dibr_psnr_rgb (const uint8_t * a, size_t a_stride, int a_bpp, const uint8_t * b,
     size_t b_stride, int b_bpp, const uint8_t * mask, int w, int h, long *n_pixels)

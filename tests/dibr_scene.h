@@ -198,6 +198,14 @@ double dibr_depth_decode (unsigned v, double z_near, double z_far, unsigned vmax
 void dibr_depth_plane (const DibrView * view, double z_near, double z_far, int bits, void *out,
     size_t out_stride);
 
+/* Frame k of the benchmarks' side-by-side 2D+Z sequence: the scene seen
+ * by a camera (focal dibr_std_focal (view_width)) that moves and turns a
+ * little with k, colour on the left and 8-bit depth (z_near .. z_far, 255
+ * nearest) as grey opaque RGBA on the right.  dst: (2 view_width) x
+ * view_height RGBA, rows dst_stride bytes apart. */
+void dibr_scene_sbs_frame (const DibrScene * scene, int view_width, int view_height, int k,
+    double z_near, double z_far, uint8_t * dst, size_t dst_stride);
+
 /* ---- comparisons ------------------------------------------------------- */
 
 /* Which pixels of view_b (through cam_b) show a surface point also visible

@@ -215,39 +215,15 @@ make_nv12 (Input * in, const Input * rgba)
 static gboolean
 make_sbs (Input * in)
 {
-  const int W = in->width / 2, H = in->height;
-  const double f = dibr_std_focal (W);
   DibrScene *scene = NULL;
-  guint8 *depth = g_malloc ((size_t) W * H);
 
-  if (dibr_scene_standard (&scene) != 0) {
-    g_free (depth);
+  if (dibr_scene_standard (&scene) != 0)
     return FALSE;
-  }
   frameset_alloc (&in->fs, "sbs", &in->info, opt.variants);
-  for (int k = 0; k < in->fs.n; k++) {
-    double centre[3] = { 0.06 * sin (1.1 * k), 0.02 * cos (0.9 * k) - 0.02, 0.04 * sin (0.5 * k) };
-    DibrCamera cam;
-    DibrView view;
-    guint8 *dst = in->fs.frames[k];
-
-    dibr_camera_general (W, H, f, (W - 1) / 2.0, (H - 1) / 2.0, centre, 1.2 * sin (0.7 * k), -0.8 * sin (0.4 * k),
-        0.0, &cam);
-    dibr_render (scene, &cam, &view);
-    dibr_depth_plane (&view, SBS_Z_NEAR, SBS_Z_FAR, 8, depth, (size_t) W);
-    for (int y = 0; y < H; y++) {
-      guint8 *row = dst + in->fs.stride * y;
-      memcpy (row, view.rgba + (size_t) W * 4 * y, (size_t) W * 4);
-      for (int x = 0; x < W; x++) {
-        guint8 *px = row + (size_t) (W + x) * 4;
-        px[0] = px[1] = px[2] = depth[(size_t) W * y + x];
-        px[3] = 255;
-      }
-    }
-    dibr_view_clear (&view);
-  }
+  for (int k = 0; k < in->fs.n; k++)
+    dibr_scene_sbs_frame (scene, in->width / 2, in->height, k, SBS_Z_NEAR, SBS_Z_FAR, in->fs.frames[k],
+        in->fs.stride);
   dibr_scene_free (scene);
-  g_free (depth);
   return TRUE;
 }
 
@@ -548,8 +524,10 @@ cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
         GST_OBJECT_NAME (gcvb_pipeline_stage (s->p, 0)));
     goto done;
   }
-  if (!gst_pad_peer_query (pad, q)) {
-    /* a GstBaseTransform answers once its caps are set: send them */
+  {
+    /* Caps first, as in a pipeline: a GstBaseTransform (1.22) that has
+     * no caps yet may answer the ALLOCATION query TRUE with nothing in it
+     * (its check for a pending reconfigure leaves the answer TRUE) */
     GstEvent *ss = gst_pad_get_sticky_event (pad, GST_EVENT_STREAM_START, 0);
     if (ss != NULL)
       gst_event_unref (ss);
@@ -559,13 +537,11 @@ cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
       g_snprintf (why, why_len, "video/x-raw(" CUDA_FEATURE ") does not negotiate through the pipeline");
       goto done;
     }
-    gst_query_unref (q);
-    q = gst_query_new_allocation (caps, TRUE);
-    if (!gst_pad_peer_query (pad, q)) {
-      g_snprintf (why, why_len, "%s does not answer the ALLOCATION query", GST_OBJECT_NAME (gcvb_pipeline_stage (s->p,
-                  0)));
-      goto done;
-    }
+  }
+  if (!gst_pad_peer_query (pad, q)) {
+    g_snprintf (why, why_len, "%s does not answer the ALLOCATION query", GST_OBJECT_NAME (gcvb_pipeline_stage (s->p,
+                0)));
+    goto done;
   }
   if (gst_query_get_n_allocation_pools (q) > 0)
     gst_query_parse_nth_allocation_pool (q, 0, &s->pool, &size, &min, &max);
