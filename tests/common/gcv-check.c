@@ -15,6 +15,12 @@ require_gpu (void)
   return g_strcmp0 (g_getenv ("GST_CUDA_VIDEO_REQUIRE_GPU"), "1") == 0;
 }
 
+gboolean
+gcv_check_quick (void)
+{
+  return gcv_test_env_flag ("GCV_TEST_QUICK") != 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* warnings                                                                 */
 
@@ -474,7 +480,10 @@ ctx_free (Ctx * ctx)
 
   fail_unless (errors == 0, "%s posted an error: %s", ctx->name, text);
   g_free (text);
+  /* the harness takes its own reference: ours (the floating one from
+   * gst_element_factory_make) goes too, as gst_harness_new_full does */
   gst_harness_teardown (ctx->h);
+  gst_object_unref (ctx->e);
   gst_bus_set_flushing (ctx->bus, TRUE);
   gst_object_unref (ctx->bus);
   memset (ctx, 0, sizeof (*ctx));

@@ -9,6 +9,8 @@
  * linked into the element test programs only.  Failures go through gst-check
  * (fail, fail_unless), so these helpers may only be called from a test.
  *
+ * GCV_TEST_QUICK=1 (gcv_check_quick, valgrind setup): heavy tests do less.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef GCV_CHECK_H
@@ -25,6 +27,11 @@ G_BEGIN_DECLS
 
 /* GST_CUDA_VIDEO_REQUIRE_GPU=1: the cuda elements must run on the GPU. */
 gboolean require_gpu (void);
+
+/* GCV_TEST_QUICK=1 (a positive number): the heavy tests run fewer and
+ * smaller cases, still every format, mode and code path at least once and
+ * with the same checks (for memcheck: meson test --setup valgrind). */
+gboolean gcv_check_quick (void);
 
 /* ------------------------------------------------------------------------ */
 /* warnings: property rejections are expected to g_warning; anything else   */

@@ -498,6 +498,7 @@ GST_START_TEST (test_tiny_sizes)
   static const gint sizes[][4] = { {1, 1, 3, 2}, {3, 2, 1, 1}, {1, 1, 1, 7},
   {2, 1, 1, 1}, {1, 2, 5, 1}, {2, 2, 3, 3}
   };
+  const gboolean quick = gcv_check_quick ();
   guint f, s, m;
   gint aa, c, x, y;
 
@@ -505,15 +506,24 @@ GST_START_TEST (test_tiny_sizes)
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2],
           oh = sizes[s][3];
-      Img *in = img_from_test_photo (all_formats[f], iw, ih, f + s, 211 + 37 * f,
-          123 + 11 * s, 1000 + f * 16 + s);
-      Ctx ctx = ctx_new (name, NULL);
+      Img *in;
+      Ctx ctx;
 
+      /* quick mode: 1x1 and one or two other sizes per format (every
+       * size with four formats or more) */
+      if (quick && s % 3 != f % 3 && s != 0)
+        continue;
+      in = img_from_test_photo (all_formats[f], iw, ih, f + s, 211 + 37 * f,
+          123 + 11 * s, 1000 + f * 16 + s);
+      ctx = ctx_new (name, NULL);
       ctx_set_sizes (&ctx, in, ow, oh);
       for (m = 0; m < N_METHODS; m++) {
         for (aa = 0; aa <= 1; aa++) {
           Params prm = { all_methods[m], aa };
           Img *out;
+          /* quick mode: every method, antialias on or off by turns */
+          if (quick && (m + aa + f + s) % 2 != 0)
+            continue;
           ctx_set_params (&ctx, &prm);
           out = ctx_scale_check (&ctx, in, ow, oh, &prm,
               (m + aa) % N_LAYOUTS, "tiny");
@@ -541,14 +551,15 @@ GST_START_TEST (test_tiny_sizes)
 
 GST_END_TEST;
 
-/* one size pair for every format (one frame each, fresh element) */
+/* one size pair for every format (one frame each, fresh element); with
+ * @step > 1 every step-th format only */
 static void
 check_size_all_formats (const gchar * name, gint iw, gint ih, gint ow,
-    gint oh, gint photo_idx)
+    gint oh, gint photo_idx, guint step)
 {
   guint f;
 
-  for (f = 0; f < N_FORMATS; f++) {
+  for (f = 0; f < N_FORMATS; f += step) {
     Img *in = img_from_test_photo (all_formats[f], iw, ih, photo_idx + f, 17 * f,
         29 * f, 77 + f);
     gchar *what = g_strdup_printf ("%dx%d -> %dx%d", iw, ih, ow, oh);
@@ -564,20 +575,25 @@ GST_START_TEST (test_size_odd_upscale)
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_ABGR
   };
+  /* quick mode: 61x41 -> 123x83 stands in for 641x481 -> 1283x963,
+   * every format and method still */
+  const gboolean quick = gcv_check_quick ();
+  const gint iw = quick ? 61 : 641, ih = quick ? 41 : 481;
+  const gint ow = quick ? 123 : 1283, oh = quick ? 83 : 963;
   guint f, m;
 
   /* 641x481 -> 1283x963 (about x2, odd sizes, odd chroma) */
-  check_size_all_formats (name, 641, 481, 1283, 963, 0);
+  check_size_all_formats (name, iw, ih, ow, oh, 0, 1);
 
   /* the other methods on a few formats, one element changing methods */
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
-    Img *in = img_from_test_photo (fmts[f], 641, 481, 3 + f, 5, 7, 300 + f);
+    Img *in = img_from_test_photo (fmts[f], iw, ih, 3 + f, 5, 7, 300 + f);
     Ctx ctx = ctx_new (name, NULL);
-    ctx_set_sizes (&ctx, in, 1283, 963);
+    ctx_set_sizes (&ctx, in, ow, oh);
     for (m = 1; m < N_METHODS; m++) {
       Params prm = { all_methods[m], TRUE };
       ctx_set_params (&ctx, &prm);
-      img_free (ctx_scale_check (&ctx, in, 1283, 963, &prm, LAYOUT_DEFAULT,
+      img_free (ctx_scale_check (&ctx, in, ow, oh, &prm, LAYOUT_DEFAULT,
               "odd upscale"));
     }
     ctx_free (&ctx);
@@ -593,19 +609,25 @@ GST_START_TEST (test_size_1080p_downscale)
   Img *in;
   Ctx ctx;
   Params prm = { "catmull-rom", FALSE };
+  /* quick mode: 240x135 -> 160x90 (the same 2/3) stands in for 1080p ->
+   * 720p, on every fourth format (every layout; the others scale down
+   * elsewhere) */
+  const gboolean quick = gcv_check_quick ();
+  const gint iw = quick ? 240 : 1920, ih = quick ? 135 : 1080;
+  const gint ow = quick ? 160 : 1280, oh = quick ? 90 : 720;
 
-  check_size_all_formats (name, 1920, 1080, 1280, 720, 1);
+  check_size_all_formats (name, iw, ih, ow, oh, 1, quick ? 4 : 1);
 
   /* without antialias as well (a different filter width) */
-  in = img_from_test_photo (GST_VIDEO_FORMAT_I420, 1920, 1080, 2, 0, 0, 5);
+  in = img_from_test_photo (GST_VIDEO_FORMAT_I420, iw, ih, 2, 0, 0, 5);
   ctx = ctx_new (name, NULL);
   ctx_set_params (&ctx, &prm);
-  ctx_set_sizes (&ctx, in, 1280, 720);
-  img_free (ctx_scale_check (&ctx, in, 1280, 720, &prm, LAYOUT_ALIGNED,
+  ctx_set_sizes (&ctx, in, ow, oh);
+  img_free (ctx_scale_check (&ctx, in, ow, oh, &prm, LAYOUT_ALIGNED,
           "1080p"));
   prm.method = "bspline";
   ctx_set_params (&ctx, &prm);
-  img_free (ctx_scale_check (&ctx, in, 1280, 720, &prm, LAYOUT_DEFAULT,
+  img_free (ctx_scale_check (&ctx, in, ow, oh, &prm, LAYOUT_DEFAULT,
           "1080p"));
   ctx_free (&ctx);
   img_free (in);
@@ -617,7 +639,11 @@ GST_END_TEST;
 GST_START_TEST (test_size_qcif_x7)
 {
   const gchar *name = element_names[__i__];
-  check_size_all_formats (name, 176, 144, 1232, 1008, 2);
+  /* quick mode: 22x18 -> 154x126, x7 as well, every format */
+  if (gcv_check_quick ())
+    check_size_all_formats (name, 22, 18, 154, 126, 2, 1);
+  else
+    check_size_all_formats (name, 176, 144, 1232, 1008, 2, 1);
 }
 
 GST_END_TEST;
@@ -634,17 +660,24 @@ GST_START_TEST (test_nearest_exact)
     GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_ARGB,
     GST_VIDEO_FORMAT_Y42B
   };
+  const gboolean quick = gcv_check_quick ();
   guint s, f;
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
       gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2],
           oh = sizes[s][3], c, x, y;
-      Img *in = img_from_test_photo (fmts[f], iw, ih, s, 40 * f, 30 * s, s + f);
+      Img *in;
       Params prm = { "nearest", (gint) (s + f) % 2 };
-      Ctx ctx = ctx_new (name, NULL);
+      Ctx ctx;
       Img *out;
 
+      /* quick mode: two formats per size (every format, size, layout
+       * and antialias still) */
+      if (quick && f != s && f != (s + 2) % G_N_ELEMENTS (fmts))
+        continue;
+      in = img_from_test_photo (fmts[f], iw, ih, s, 40 * f, 30 * s, s + f);
+      ctx = ctx_new (name, NULL);
       ctx_set_params (&ctx, &prm);
       ctx_set_sizes (&ctx, in, ow, oh);
       out = ctx_scale_check (&ctx, in, ow, oh, &prm, f % N_LAYOUTS,
@@ -683,20 +716,27 @@ GST_START_TEST (test_constant_frames)
   static const gint sizes[][4] = { {37, 23, 101, 7}, {64, 48, 16, 100},
   {5, 5, 5, 1}
   };
+  const gboolean quick = gcv_check_quick ();
   guint f, s, m;
   gint aa;
 
   for (f = 0; f < N_FORMATS; f++) {
     Ctx ctx = ctx_new (name, NULL);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-      Img *in = img_constant (all_formats[f], sizes[s][0], sizes[s][1],
-          f * 7 + s);
+      Img *in;
+      /* quick mode: one size per format (every size with four or five
+       * formats), every method with antialias on or off by turns */
+      if (quick && s != f % G_N_ELEMENTS (sizes))
+        continue;
+      in = img_constant (all_formats[f], sizes[s][0], sizes[s][1], f * 7 + s);
       ctx_set_sizes (&ctx, in, sizes[s][2], sizes[s][3]);
       for (m = 0; m < N_METHODS; m++) {
         for (aa = 0; aa <= 1; aa++) {
           Params prm = { all_methods[m], aa };
           Img *out;
           gchar *what;
+          if (quick && (m + aa + f) % 2 != 0)
+            continue;
           ctx_set_params (&ctx, &prm);
           out = ctx_process (&ctx, in, (m + s) % N_LAYOUTS);
           what = g_strdup_printf ("%s %s constant %dx%d -> %dx%d %s "
@@ -724,14 +764,20 @@ GST_START_TEST (test_padded_strides)
 {
   const gchar *name = element_names[__i__];
   static const gint sizes[][4] = { {97, 61, 150, 40}, {33, 65, 32, 131} };
+  const gboolean quick = gcv_check_quick ();
   guint f, s, l;
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (f = 0; f < N_FORMATS; f++) {
-      Img *in = img_from_test_photo (all_formats[f], sizes[s][0], sizes[s][1],
-          f + s, 3 * f, 5 * s, f * 3 + s);
-      Ctx ctx = ctx_new (name, NULL);
+      Img *in;
+      Ctx ctx;
       Img *plain = NULL;
+      /* quick mode: one of the two sizes per format, every layout */
+      if (quick && s != f % 2)
+        continue;
+      in = img_from_test_photo (all_formats[f], sizes[s][0], sizes[s][1],
+          f + s, 3 * f, 5 * s, f * 3 + s);
+      ctx = ctx_new (name, NULL);
       ctx_set_sizes (&ctx, in, sizes[s][2], sizes[s][3]);
       for (l = 0; l < N_LAYOUTS; l++) {
         Img *out = ctx_scale_check (&ctx, in, sizes[s][2], sizes[s][3],
@@ -760,20 +806,27 @@ GST_START_TEST (test_output_video_meta)
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_I420,
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_GRAY16_LE
   };
+  const gboolean quick = gcv_check_quick ();
   guint f;
   gint meta;
 
   for (meta = 0; meta <= 1; meta++) {
     for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
-      Img *in = img_from_test_photo (fmts[f], 81, 47, f, 0, 0, f);
-      Ctx ctx = ctx_new (name, NULL);
+      Img *in;
+      Ctx ctx;
       gint k;
+      /* quick mode: half the formats each way (every format once), three
+       * frames (every layout, buffers still back from the pool) */
+      if (quick && (gint) (f % 2) != meta)
+        continue;
+      in = img_from_test_photo (fmts[f], 81, 47, f, 0, 0, f);
+      ctx = ctx_new (name, NULL);
       if (meta)
         gst_harness_add_propose_allocation_meta (ctx.h,
             GST_VIDEO_META_API_TYPE, NULL);
       ctx_set_sizes (&ctx, in, 163, 95);
       /* a few frames: buffers come back from a pool */
-      for (k = 0; k < 4; k++)
+      for (k = 0; k < (quick ? 3 : 4); k++)
         img_free (ctx_scale_check (&ctx, in, 163, 95, &default_params,
                 k % N_LAYOUTS, meta ? "downstream with meta" :
                 "downstream without meta"));
@@ -803,13 +856,17 @@ GST_START_TEST (test_renegotiate_input)
     {GST_VIDEO_FORMAT_Y444, 99, 301},
     {GST_VIDEO_FORMAT_I420, 320, 240},
   };
+  const gboolean quick = gcv_check_quick ();
   Ctx ctx = ctx_new (name, NULL);
   guint s;
 
   ctx_set_out_size (&ctx, 200, 150);
   for (s = 0; s < G_N_ELEMENTS (steps); s++) {
-    Img *in = img_from_test_photo (steps[s].fmt, steps[s].w, steps[s].h, s, 10 * s,
-        20 * s, 900 + s);
+    /* quick mode: 401x301 (still a downscale) stands in for 641x481 */
+    gint w = quick && steps[s].w == 641 ? 401 : steps[s].w;
+    gint h = quick && steps[s].w == 641 ? 301 : steps[s].h;
+    Img *in = img_from_test_photo (steps[s].fmt, w, h, s, 10 * s, 20 * s,
+        900 + s);
     gint k;
     ctx_set_caps (&ctx, &in->info);
     for (k = 0; k < 2; k++) {
@@ -835,6 +892,7 @@ GST_START_TEST (test_renegotiate_output)
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_YV12,
     GST_VIDEO_FORMAT_BGRA
   };
+  const gboolean quick = gcv_check_quick ();
   guint f, s;
 
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
@@ -842,11 +900,14 @@ GST_START_TEST (test_renegotiate_output)
     Ctx ctx = ctx_new (name, NULL);
     ctx_set_caps (&ctx, &in->info);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      /* quick mode: 401x301 stands in for 1283x963, every step */
+      gint ow = quick && sizes[s][0] == 1283 ? 401 : sizes[s][0];
+      gint oh = quick && sizes[s][0] == 1283 ? 301 : sizes[s][1];
       gint k;
-      ctx_set_out_size (&ctx, sizes[s][0], sizes[s][1]);
+      ctx_set_out_size (&ctx, ow, oh);
       for (k = 0; k < 2; k++) {
         gchar *what = g_strdup_printf ("output size step %u, frame %d", s, k);
-        img_free (ctx_scale_check (&ctx, in, sizes[s][0], sizes[s][1],
+        img_free (ctx_scale_check (&ctx, in, ow, oh,
                 &default_params, k, what));
         g_free (what);
       }
@@ -901,17 +962,26 @@ GST_START_TEST (test_negotiation_dar)
     {640, 480, 4, 3, "video/x-raw,width=[100,200]", 200, 480, 64, 15},
     {640, 480, 4, 3, "video/x-raw,width=320,height=[1,100]", 320, 100, 5, 9},
   };
+  const gboolean quick = gcv_check_quick ();
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     const NegCase *nc = &cases[i];
-    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_I420, nc->iw, nc->ih, i, 0, 0,
-        i);
-    Ctx ctx = ctx_new (name, NULL);
+    Img *in;
+    Ctx ctx;
     GstCaps *caps;
     GstVideoInfo oinfo;
     Img *out, *ref;
-    gchar *what = g_strdup_printf ("%s: %dx%d par %d/%d, downstream %s",
+    gchar *what;
+
+    /* quick mode: not the cases with a frame over a megapixel (1080p in,
+     * 1283x963 and 1232x1008 out); every rule keeps other cases */
+    if (quick && (nc->iw * nc->ih > 1000000 || nc->ow * nc->oh > 1000000))
+      continue;
+    in = img_from_test_photo (GST_VIDEO_FORMAT_I420, nc->iw, nc->ih, i, 0, 0,
+        i);
+    ctx = ctx_new (name, NULL);
+    what = g_strdup_printf ("%s: %dx%d par %d/%d, downstream %s",
         name, nc->iw, nc->ih, nc->ipar_n, nc->ipar_d, nc->downstream);
 
     GST_VIDEO_INFO_PAR_N (&in->info) = nc->ipar_n;
@@ -1134,9 +1204,16 @@ GST_END_TEST;
  * format, method and antialias, up and down */
 GST_START_TEST (test_cpu_cuda_identical)
 {
-  static const gint sizes[][4] = { {173, 131, 400, 301}, {641, 481, 211, 157},
-  {64, 64, 64, 129}
+  static const gint full_sizes[][4] = { {173, 131, 400, 301},
+  {641, 481, 211, 157}, {64, 64, 64, 129}
   };
+  /* quick mode: a third of the sizes (the same up / down / mixed), one of
+   * them per format, every method with antialias on or off by turns */
+  static const gint quick_sizes[][4] = { {59, 43, 133, 101},
+  {161, 121, 53, 39}, {22, 22, 22, 43}
+  };
+  const gboolean quick = gcv_check_quick ();
+  const gint (*sizes)[4] = quick ? quick_sizes : full_sizes;
   gchar *cuda_backend = NULL;
   guint f, s, m;
   gint aa;
@@ -1145,8 +1222,11 @@ GST_START_TEST (test_cpu_cuda_identical)
   for (f = 0; f < N_FORMATS; f++) {
     Ctx a = ctx_new ("cpubsplinescale", NULL);
     Ctx b = ctx_new ("cudabsplinescale", NULL);
-    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-      Img *in = img_from_test_photo (all_formats[f], sizes[s][0], sizes[s][1],
+    for (s = 0; s < G_N_ELEMENTS (full_sizes); s++) {
+      Img *in;
+      if (quick && s != f % G_N_ELEMENTS (full_sizes))
+        continue;
+      in = img_from_test_photo (all_formats[f], sizes[s][0], sizes[s][1],
           f + s, 13 * f, 7 * s, 4000 + 8 * f + s);
       ctx_set_out_size (&a, sizes[s][2], sizes[s][3]);
       ctx_set_out_size (&b, sizes[s][2], sizes[s][3]);
@@ -1157,6 +1237,8 @@ GST_START_TEST (test_cpu_cuda_identical)
           Params prm = { all_methods[m], aa };
           Img *oa, *ob;
           gchar *what;
+          if (quick && (m + aa + f) % 2 != 0)
+            continue;
           ctx_set_params (&a, &prm);
           ctx_set_params (&b, &prm);
           oa = ctx_process (&a, in, LAYOUT_DEFAULT);

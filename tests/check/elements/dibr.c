@@ -198,10 +198,11 @@ GST_START_TEST (test_caps_layouts_outputs)
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx,
     GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_FORMAT_BGRA64_LE
   };
-  guint l, o, f;
+  const gboolean quick = gcv_check_quick ();
+  guint l, o, f, k;
 
   for (l = 0; l < 3; l++)
-    for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    for (f = 0, k = 0; f < G_N_ELEMENTS (fmts); f++) {
       Img *in;
       gboolean alpha_ok = fmts[f] == GST_VIDEO_FORMAT_RGBA || fmts[f] == GST_VIDEO_FORMAT_BGRA
           || format_is_16bit (fmts[f]);
@@ -209,12 +210,19 @@ GST_START_TEST (test_caps_layouts_outputs)
         continue;
       in = scene_frame (l, fmts[f]);
       for (o = 0; o < 4; o++) {
-        Ctx ctx = scene_ctx ("cpudibr", "layout", l, "output", o, "dcbf-size", 5, NULL);
-        gchar *what = g_strdup_printf ("layout=%s output=%s %s", layouts[l], outputs[o],
-            gst_video_format_to_string (fmts[f]));
+        Ctx ctx;
+        gchar *what;
         GstVideoFormat of = fmts[f] == GST_VIDEO_FORMAT_I420 || fmts[f] == GST_VIDEO_FORMAT_RGBA64_LE ?
             GST_VIDEO_FORMAT_RGBA : fmts[f] == GST_VIDEO_FORMAT_BGRA64_LE ? GST_VIDEO_FORMAT_BGRA : fmts[f];
         Img *out;
+
+        /* quick mode: one output per layout and format, by turns (every
+         * output in every layout, every format in every layout it takes) */
+        if (quick && o != (k + l) % 4)
+          continue;
+        ctx = scene_ctx ("cpudibr", "layout", l, "output", o, "dcbf-size", 5, NULL);
+        what = g_strdup_printf ("layout=%s output=%s %s", layouts[l], outputs[o],
+            gst_video_format_to_string (fmts[f]));
 
         gst_util_set_object_arg (G_OBJECT (ctx.e), "layout", layouts[l]);
         gst_util_set_object_arg (G_OBJECT (ctx.e), "output", outputs[o]);
@@ -227,6 +235,7 @@ GST_START_TEST (test_caps_layouts_outputs)
         g_free (what);
       }
       img_free (in);
+      k++;
     }
 }
 
@@ -536,6 +545,9 @@ GST_START_TEST (test_odd_sizes_caps_change)
     gst_caps_unref (caps);
     img_free (odd);
     gst_harness_teardown (ctx.h);
+    gst_object_unref (ctx.e);   /* ours, as ctx_free drops it */
+    /* the messages left on the bus hold the element (as ctx_free does) */
+    gst_bus_set_flushing (ctx.bus, TRUE);
     gst_object_unref (ctx.bus);
   }
   img_free (a);

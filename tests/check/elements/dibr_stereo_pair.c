@@ -38,6 +38,10 @@
 #define MIN_GAIN_OVER_LEFT 7.0
 #define MIN_HOLES 0.05
 #define MAX_HOLES 0.17
+/* quick mode (GCV_TEST_QUICK=1): the pair shrunk 3 times, measured the
+ * same way: 27.0 dB on the pixels not hole-filled, 23.9 dB on all, 13.6%
+ * holes; the left photograph against the right one: 15.5 dB */
+#define QUICK_K 3
 
 /* A JPEG under tests/ decoded to RGBA by jpegdec ! videoconvert. */
 static Img *
@@ -73,9 +77,31 @@ typedef struct
   GcvTestImage disparity;       /* GRAY8 */
   Img *frame;                   /* left | disparity, RGBA 2W x H */
   gint w, h;
+  gint k;                       /* the photographs shrunk k times */
 } Pair;
 
 static Pair pair;
+
+/* @im (RGBA) shrunk k times: the mean of each k x k block */
+static Img *
+img_shrink (const Img * im, gint k)
+{
+  gint w = img_w (im) / k, h = img_h (im) / k, x, y, c, i, j;
+  Img *out = img_new (GST_VIDEO_FORMAT_RGBA, w, h);
+  gsize is = GST_VIDEO_INFO_PLANE_STRIDE (&im->info, 0);
+  gsize os = GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      for (c = 0; c < 4; c++) {
+        guint sum = 0;
+        for (j = 0; j < k; j++)
+          for (i = 0; i < k; i++)
+            sum += im->data[(gsize) (k * y + j) * is + 4 * (k * x + i) + c];
+        out->data[(gsize) y * os + 4 * x + c] = (sum + k * k / 2) / (k * k);
+      }
+  return out;
+}
 
 static void
 pair_once (void)
@@ -92,10 +118,23 @@ pair_once (void)
   fail_unless (pair.w == 1282 && pair.h == 1110 && img_w (pair.right) == pair.w && img_h (pair.right) == pair.h
       && pair.disparity.width == pair.w && pair.disparity.height == pair.h && pair.disparity.channels == 1,
       "unexpected sizes of the pair");
+  /* quick mode: the pair shrunk QUICK_K times (photographs by the block
+   * mean, the disparity by its top-left sample, focal-length divided by
+   * k: the same geometry, the same thresholds) */
+  pair.k = gcv_check_quick () ? QUICK_K : 1;
+  if (pair.k > 1) {
+    Img *l = pair.left, *r = pair.right;
+    pair.left = img_shrink (l, pair.k);
+    pair.right = img_shrink (r, pair.k);
+    pair.w = img_w (pair.left);
+    pair.h = img_h (pair.left);
+    img_free (l);
+    img_free (r);
+  }
   pair.frame = img_new (GST_VIDEO_FORMAT_RGBA, 2 * pair.w, pair.h);
   for (y = 0; y < pair.h; y++)
     for (x = 0; x < pair.w; x++) {
-      guint d = pair.disparity.data[(gsize) y * pair.disparity.stride + x];
+      guint d = pair.disparity.data[(gsize) pair.k * y * pair.disparity.stride + pair.k * x];
       for (c = 0; c < 3; c++) {
         img_set (pair.frame, c, x, y, img_get (pair.left, c, x, y));
         img_set (pair.frame, c, x + pair.w, y, d);
@@ -113,7 +152,7 @@ pair_ctx_valist (const gchar * name, const gchar * first_prop, va_list ap)
   Ctx ctx;
 
   pair_once ();
-  ctx = ctx_new (name, "layout", 0, "zero-is-unknown", TRUE, "focal-length", 255.0, "baseline", 1.0,
+  ctx = ctx_new (name, "layout", 0, "zero-is-unknown", TRUE, "focal-length", 255.0 / pair.k, "baseline", 1.0,
       "z-near", 1.0, "z-far", 1e9, "convergence", 0.0, NULL);
   if (first_prop)
     g_object_set_valist (G_OBJECT (ctx.e), first_prop, ap);
@@ -179,10 +218,10 @@ GST_START_TEST (test_real_right_view)
       known[(gsize) y * pair.w + x] = !hole;
       n_holes += hole;
     }
-  /* the right border strip (x >= W - 43, the smallest disparity) has no
-   * source pixel */
+  /* the right border strip (x >= W - 43, the smallest disparity; / k in
+   * quick mode) has no source pixel */
   for (y = 0; y < pair.h; y++)
-    for (x = pair.w - 43; x < pair.w; x++)
+    for (x = pair.w - 43 / pair.k; x < pair.w; x++)
       if (G_UNLIKELY (known[(gsize) y * pair.w + x]))
         fail ("(%d, %d) in the unseen border is not a hole", x, y);
   psnr_known = psnr (virt, pair.right, known);

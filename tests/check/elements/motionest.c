@@ -1547,7 +1547,8 @@ GST_START_TEST (test_formats_layouts)
   const gchar *name = element_names[__i__];
   /* crop origins: the content moves by minus the step between frames */
   static const gint pan[][2] = { {0, 0}, {3, 1}, {1, -2}, {-4, 0}, {-4, 0} };
-  const gint n = G_N_ELEMENTS (pan);
+  /* quick mode: the first three frames (two motions, every layout) */
+  const gint n = gcv_check_quick () ? 3 : G_N_ELEMENTS (pan);
   guint f;
 
   for (f = 0; f < N_FORMATS; f++) {
@@ -1680,11 +1681,14 @@ GST_START_TEST (test_odd_sizes)
   for (c = 0; c < G_N_ELEMENTS (cases); c++) {
     GstVideoFormat fmt = all_formats[(c + 2) % N_FORMATS];
     Img *seq[3];
-    gchar *what = g_strdup_printf ("%dx%d %s", cases[c].w, cases[c].h,
+    /* quick mode: 161x121 (no block size divides it either) stands in for
+     * 641x481 */
+    gint w = gcv_check_quick () && cases[c].w == 641 ? 161 : cases[c].w;
+    gint h = gcv_check_quick () && cases[c].w == 641 ? 121 : cases[c].h;
+    gchar *what = g_strdup_printf ("%dx%d %s", w, h,
         gst_video_format_to_string (fmt));
 
-    random_pair (fmt, c, cases[c].w, cases[c].h, 4, 3, 300 + c, &seq[0],
-        &seq[1]);
+    random_pair (fmt, c, w, h, 4, 3, 300 + c, &seq[0], &seq[1]);
     seq[2] = seq[0];
     check_seq (name, &cases[c].p, seq, 3, c % N_LAYOUTS, what);
     img_free (seq[0]);
@@ -2027,13 +2031,21 @@ GST_END_TEST;
 GST_START_TEST (test_draw)
 {
   const gchar *name = element_names[__i__];
-  static const gint pan[][2] = { {0, 0}, {5, 3}, {-2, 5}, {-2, 5}, {0, 0} };
-  const gint n = G_N_ELEMENTS (pan);
+  static const gint full_pan[][2] = { {0, 0}, {5, 3}, {-2, 5}, {-2, 5},
+  {0, 0}
+  };
+  /* quick mode: three 88x76 frames (drawn with motion, the held buffer,
+   * the last one not drawn; partial blocks still), every format */
+  static const gint quick_pan[][2] = { {0, 0}, {5, 3}, {-2, 5} };
+  const gboolean quick = gcv_check_quick ();
+  const gint (*pan)[2] = quick ? quick_pan : full_pan;
+  const gint n = quick ? G_N_ELEMENTS (quick_pan) : G_N_ELEMENTS (full_pan);
   GcvMotionParams p = motion_test_params (32, 24, 12, 12, INT, FULL, 0);
+  const gint w = quick ? 88 : 120, h = quick ? 76 : 100;
   guint f;
 
   for (f = 0; f < N_FORMATS; f++) {
-    Img **seq = pan_seq (all_formats[f], 120, 100, n, f + 1, 120, 110, pan,
+    Img **seq = pan_seq (all_formats[f], w, h, n, f + 1, 120, 110, pan,
         70 + f);
     Ctx ctx = ctx_new (name, "draw", TRUE, NULL);
     gint t;
@@ -2060,7 +2072,7 @@ GST_START_TEST (test_draw)
       out = gst_harness_pull (ctx.h);
       check_sent (&s, out, draw, what);
       meta_read (out, &m, what);
-      check_meta (&m, &p, 120, 100, want, t, what);
+      check_meta (&m, &p, w, h, want, t, what);
       caps = ctx_out_caps (&ctx);
       img = img_from_buffer (out, caps);
       if (draw)
@@ -2229,9 +2241,15 @@ GST_START_TEST (test_devices)
   static const gint pan[][2] = { {0, 0}, {2, 1}, {4, 1}, {4, -1}, {3, -3},
   {1, -3}, {0, 0}
   };
-  const gint n = G_N_ELEMENTS (pan);
-  GcvMotionParams p = motion_test_params (16, 16, 6, 6, QUARTER, FULL, 0);
-  Img **seq = pan_seq (GST_VIDEO_FORMAT_I420, 96, 64, n, 2, 100, 60, pan, 5);
+  /* quick mode: five 64x48 frames (still more than any lag plus one, the
+   * flush after two) and a search range of 3 (the pan moves 2 at most),
+   * every device case */
+  const gboolean quick = gcv_check_quick ();
+  const gint n = quick ? 5 : G_N_ELEMENTS (pan);
+  GcvMotionParams p = motion_test_params (16, 16, quick ? 3 : 6,
+      quick ? 3 : 6, QUARTER, FULL, 0);
+  Img **seq = pan_seq (GST_VIDEO_FORMAT_I420, quick ? 64 : 96,
+      quick ? 48 : 64, n, 2, 100, 60, pan, 5);
   gchar *backend;
   guint c;
 
