@@ -659,6 +659,20 @@ dibr_scene_sbs_frame (const DibrScene * scene, int view_width, int view_height, 
   free (depth);
 }
 
+int
+dibr_scene_sbs_frames (int view_width, int view_height, double z_near, double z_far,
+    uint8_t * const *frames, int n, size_t dst_stride)
+{
+  DibrScene *scene = NULL;
+
+  if (dibr_scene_standard (&scene) != 0)
+    return -1;
+  for (int k = 0; k < n; k++)
+    dibr_scene_sbs_frame (scene, view_width, view_height, k, z_near, z_far, frames[k], dst_stride);
+  dibr_scene_free (scene);
+  return 0;
+}
+
 double
 dibr_psnr_rgb (const uint8_t * a, size_t a_stride, int a_bpp, const uint8_t * b,
     size_t b_stride, int b_bpp, const uint8_t * mask, int w, int h, long *n_pixels)

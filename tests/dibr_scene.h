@@ -205,6 +205,10 @@ void dibr_depth_plane (const DibrView * view, double z_near, double z_far, int b
  * view_height RGBA, rows dst_stride bytes apart. */
 void dibr_scene_sbs_frame (const DibrScene * scene, int view_width, int view_height, int k,
     double z_near, double z_far, uint8_t * dst, size_t dst_stride);
+/* Frames 0 .. n-1 of that sequence of the standard scene
+ * (dibr_scene_standard) into frames[k].  0 on success. */
+int dibr_scene_sbs_frames (int view_width, int view_height, double z_near, double z_far,
+    uint8_t * const *frames, int n, size_t dst_stride);
 
 /* ---- comparisons ------------------------------------------------------- */
 

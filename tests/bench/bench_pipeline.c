@@ -165,23 +165,6 @@ static int n_gray, n_rgba;
 #define SBS_Z_NEAR 2.5
 #define SBS_Z_FAR 14.0
 
-/* A frame set of n frames of `size` bytes, allocated, to be filled. */
-static void
-frameset_alloc (GcvbFrameSet * fs, const char *name, const GstVideoInfo * info, int n)
-{
-  memset (fs, 0, sizeof (*fs));
-  g_strlcpy (fs->name, name, sizeof (fs->name));
-  fs->width = GST_VIDEO_INFO_WIDTH (info);
-  fs->height = GST_VIDEO_INFO_HEIGHT (info);
-  fs->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-  fs->stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
-  fs->size = GST_VIDEO_INFO_SIZE (info);
-  fs->n = n;
-  fs->frames = g_new0 (guint8 *, n);
-  for (int k = 0; k < n; k++)
-    fs->frames[k] = g_malloc0 (fs->size);
-}
-
 /* NV12 from the RGBA frames (GStreamer's converter, its default matrix). */
 static gboolean
 make_nv12 (Input * in, const Input * rgba)
@@ -190,7 +173,7 @@ make_nv12 (Input * in, const Input * rgba)
 
   if (conv == NULL)
     return FALSE;
-  frameset_alloc (&in->fs, "nv12", &in->info, rgba->fs.n);
+  gcvb_frameset_alloc (&in->fs, "nv12", &in->info, rgba->fs.n);
   for (int k = 0; k < in->fs.n; k++) {
     GstBuffer *a = gst_buffer_new_wrapped_full (0, rgba->fs.frames[k], rgba->fs.size, 0, rgba->fs.size, NULL, NULL);
     GstBuffer *b = gst_buffer_new_wrapped_full (0, in->fs.frames[k], in->fs.size, 0, in->fs.size, NULL, NULL);
@@ -215,16 +198,9 @@ make_nv12 (Input * in, const Input * rgba)
 static gboolean
 make_sbs (Input * in)
 {
-  DibrScene *scene = NULL;
-
-  if (dibr_scene_standard (&scene) != 0)
-    return FALSE;
-  frameset_alloc (&in->fs, "sbs", &in->info, opt.variants);
-  for (int k = 0; k < in->fs.n; k++)
-    dibr_scene_sbs_frame (scene, in->width / 2, in->height, k, SBS_Z_NEAR, SBS_Z_FAR, in->fs.frames[k],
-        in->fs.stride);
-  dibr_scene_free (scene);
-  return TRUE;
+  gcvb_frameset_alloc (&in->fs, "sbs", &in->info, opt.variants);
+  return dibr_scene_sbs_frames (in->width / 2, in->height, SBS_Z_NEAR, SBS_Z_FAR, in->fs.frames, in->fs.n,
+      in->fs.stride) == 0;
 }
 
 /* The frames of input `which`, made on first use; NULL after a message. */

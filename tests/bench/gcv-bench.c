@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if GCVB_CUDA
 #include "bench-canny.h"        /* gcvb_cuda_mem_bandwidth (bench_cuda_mem.cu) */
@@ -186,6 +187,23 @@ gcvb_mean (const double *v, int n)
   for (int i = 0; i < n; i++)
     s += v[i];
   return s / n;
+}
+
+gint64
+gcvb_rss_kib (void)
+{
+  FILE *f = fopen ("/proc/self/statm", "r");
+  unsigned long size = 0, resident = 0;
+  long page = sysconf (_SC_PAGESIZE);
+  int n;
+
+  if (f == NULL)
+    return -1;
+  n = fscanf (f, "%lu %lu", &size, &resident);
+  fclose (f);
+  if (n != 2 || page <= 0)
+    return -1;
+  return (gint64) resident * (page / 1024);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -635,6 +653,22 @@ gcvb_frameset_init (GcvbFrameSet * fs, const char *name, int w, int h, size_t st
     fs->frames[k] = g_malloc0 (fs->size);
     make_variant (&photos[k % n_photos], w, h, fs->stride, k, area_average, fs->frames[k]);
   }
+}
+
+void
+gcvb_frameset_alloc (GcvbFrameSet * fs, const char *name, const GstVideoInfo * info, int n)
+{
+  memset (fs, 0, sizeof (*fs));
+  g_strlcpy (fs->name, name, sizeof (fs->name));
+  fs->width = GST_VIDEO_INFO_WIDTH (info);
+  fs->height = GST_VIDEO_INFO_HEIGHT (info);
+  fs->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+  fs->stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+  fs->size = GST_VIDEO_INFO_SIZE (info);
+  fs->n = n;
+  fs->frames = g_new0 (guint8 *, n);
+  for (int k = 0; k < n; k++)
+    fs->frames[k] = g_malloc0 (fs->size);
 }
 
 void

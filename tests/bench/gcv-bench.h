@@ -12,6 +12,7 @@
 #define GCV_BENCH_H
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 #include "gcv-image.h"
 
@@ -106,6 +107,10 @@ double gcvb_now_ms (void);
 double gcvb_median (double *v, int n);
 double gcvb_mean (const double *v, int n);
 
+/* The process's resident set size in KiB (/proc/self/statm: resident
+ * pages x page size); -1 where it cannot be read. */
+gint64 gcvb_rss_kib (void);
+
 /* ------------------------------------------------------------------------ */
 /* host and GPU */
 
@@ -188,6 +193,10 @@ typedef struct {
 void gcvb_frameset_init (GcvbFrameSet * fs, const char *name, int w, int h, size_t stride,
     gboolean area_average, const GcvbPhoto * photos, int n_photos, int n);
 void gcvb_frameset_clear (GcvbFrameSet * fs);
+/* n zeroed frames of one video frame of info each (its first plane's
+ * width, pixel stride and row stride; GST_VIDEO_INFO_SIZE bytes: every
+ * plane, in GStreamer's default layout), to be filled by the caller. */
+void gcvb_frameset_alloc (GcvbFrameSet * fs, const char *name, const GstVideoInfo * info, int n);
 
 /* ------------------------------------------------------------------------ */
 /* results */
