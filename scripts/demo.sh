@@ -23,9 +23,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# (GCV_BUILD_DIR: the build directory setup.sh used, default build)
+build="${GCV_BUILD_DIR:-build}"
 mkdir -p out
-export GST_PLUGIN_PATH="$PWD/build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export GST_REGISTRY="$PWD/build/gst-registry.bin"
+export GST_PLUGIN_PATH="$PWD/$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+export GST_REGISTRY="$PWD/$build/gst-registry.bin"
 input=tests/data/coffee.png
 
 log=$(gst-launch-1.0 filesrc location="$input" ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
@@ -70,7 +72,7 @@ gst-launch-1.0 -q multifilesrc location=tests/data/vtest-%d.png start-index=100 
 # 2D+Z: the ray-cast scene of the DIBR tests, camera A's colour and depth
 # composed side by side (640x480 each), then synthesized views
 scene=$(mktemp -d)
-GCV_TEST_DATA_DIR="$PWD/tests" GCV_DIBR_DUMP="$scene" GCV_DIBR_SIZE=640x480 build/tests/dibr-scene-test >/dev/null
+GCV_TEST_DATA_DIR="$PWD/tests" GCV_DIBR_DUMP="$scene" GCV_DIBR_SIZE=640x480 "$build/tests/dibr-scene-test" >/dev/null
 gst-launch-1.0 -q compositor name=mix sink_1::xpos=640 ! video/x-raw,format=RGBA,width=1280,height=480 \
     ! pngenc ! filesink location=out/scene-2dz.png \
   filesrc location="$scene/A.png" ! pngdec ! videoconvert ! mix.sink_0 \
