@@ -480,10 +480,17 @@ ctx_free (Ctx * ctx)
 
   fail_unless (errors == 0, "%s posted an error: %s", ctx->name, text);
   g_free (text);
+  ctx_release (ctx);
+}
+
+void
+ctx_release (Ctx * ctx)
+{
   /* the harness takes its own reference: ours (the floating one from
    * gst_element_factory_make) goes too, as gst_harness_new_full does */
   gst_harness_teardown (ctx->h);
   gst_object_unref (ctx->e);
+  /* the messages left on the bus hold the element */
   gst_bus_set_flushing (ctx->bus, TRUE);
   gst_object_unref (ctx->bus);
   memset (ctx, 0, sizeof (*ctx));

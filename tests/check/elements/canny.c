@@ -801,11 +801,7 @@ GST_START_TEST (test_property_validation)
     fail_unless (strstr (text, "low-threshold=200") != NULL, "error: %s", text);
     g_free (text);
     img_free (in);
-    gst_harness_teardown (ctx.h);
-    gst_object_unref (ctx.e);   /* ours, as ctx_free drops it */
-    /* the messages left on the bus hold the element (as ctx_free does) */
-    gst_bus_set_flushing (ctx.bus, TRUE);
-    gst_object_unref (ctx.bus);
+    ctx_release (&ctx);
   }
 }
 

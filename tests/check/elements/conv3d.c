@@ -2435,10 +2435,7 @@ GST_START_TEST (test_coefficient_mismatch)
         "all-zero kernel with normalize=true");
     fail_unless (strstr (texts, "zero") != NULL, "%s", texts);
     g_free (texts);
-    gst_harness_teardown (ctx.h);
-    gst_object_unref (ctx.e);   /* ours, as ctx_free drops it */
-    gst_bus_set_flushing (ctx.bus, TRUE);
-    gst_object_unref (ctx.bus);
+    ctx_release (&ctx);
   }
   /* while playing: the change is refused when applied, with a WARNING
    * naming the counts; the frames go on with the kernel in use, and the
@@ -2479,10 +2476,7 @@ GST_START_TEST (test_coefficient_mismatch)
         "refused change");
     clip_free (ref);
     clip_free (out);
-    gst_harness_teardown (ctx.h);
-    gst_object_unref (ctx.e);   /* ours, as ctx_free drops it */
-    gst_bus_set_flushing (ctx.bus, TRUE);
-    gst_object_unref (ctx.bus);
+    ctx_release (&ctx);
   }
   clip_free (in);
 }

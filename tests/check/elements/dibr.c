@@ -544,11 +544,7 @@ GST_START_TEST (test_odd_sizes_caps_change)
     fail_if (gst_pad_peer_query_accept_caps (ctx.h->srcpad, caps), "odd width accepted");
     gst_caps_unref (caps);
     img_free (odd);
-    gst_harness_teardown (ctx.h);
-    gst_object_unref (ctx.e);   /* ours, as ctx_free drops it */
-    /* the messages left on the bus hold the element (as ctx_free does) */
-    gst_bus_set_flushing (ctx.bus, TRUE);
-    gst_object_unref (ctx.bus);
+    ctx_release (&ctx);
   }
   img_free (a);
   img_free (b);

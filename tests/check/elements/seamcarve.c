@@ -1824,10 +1824,7 @@ GST_START_TEST (test_work_bound)
         && strstr (text, "mode=fast"), "%s: %s", name, GST_STR_NULL (text));
     g_free (text);
     fail_unless_equals_int (gst_harness_buffers_in_queue (ctx.h), 0);
-    gst_harness_teardown (ctx.h);
-    gst_object_unref (ctx.e);   /* ours, as ctx_free drops it */
-    gst_bus_set_flushing (ctx.bus, TRUE);
-    gst_object_unref (ctx.bus);
+    ctx_release (&ctx);
     img_free (in);
   }
 
