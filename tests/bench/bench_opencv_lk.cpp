@@ -32,6 +32,19 @@ struct ThreadGuard {
   ~ThreadGuard () { cv::setNumThreads (prev); }
 };
 
+/* OpenCV's pyramidal Lucas-Kanade as both calls run it: a win x win
+ * window, max_level + 1 levels, 30 iterations or 0.01 px (OpenCV's
+ * defaults). */
+void
+pyr_lk (const cv::Mat & prev, const cv::Mat & cur, const std::vector<cv::Point2f> & p0,
+    std::vector<cv::Point2f> & p1, std::vector<uchar> & status, int win, int max_level)
+{
+  std::vector<float> error;
+
+  cv::calcOpticalFlowPyrLK (prev, cur, p0, p1, status, error, cv::Size (win, win), max_level,
+      cv::TermCriteria (cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 0.01));
+}
+
 }  // namespace
 
 /* Tracks prev -> cur (GRAY8, rows `stride` bytes apart): at most
@@ -60,13 +73,11 @@ gcvb_opencv_lk_track (const uint8_t * prev, const uint8_t * cur, int width, int 
     cv::Mat c (height, width, CV_8UC1, const_cast<uint8_t *> (cur), stride);
     std::vector<cv::Point2f> p0, p1;
     std::vector<uchar> status;
-    std::vector<float> error;
 
     auto t0 = std::chrono::steady_clock::now ();
     cv::goodFeaturesToTrack (p, p0, max_corners, quality_level, min_distance, cv::noArray (), 3, false, 0.04);
     if (!p0.empty ())
-      cv::calcOpticalFlowPyrLK (p, c, p0, p1, status, error, cv::Size (win, win), max_level,
-          cv::TermCriteria (cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 0.01));
+      pyr_lk (p, c, p0, p1, status, win, max_level);
     auto t1 = std::chrono::steady_clock::now ();
     *ms = std::chrono::duration<double, std::milli> (t1 - t0).count ();
 
@@ -118,12 +129,10 @@ gcvb_opencv_lk_points (const uint8_t * prev, const uint8_t * cur, int width, int
     cv::Mat c (height, width, CV_8UC1, const_cast<uint8_t *> (cur), stride);
     std::vector<cv::Point2f> p0 (n), p1;
     std::vector<uchar> status;
-    std::vector<float> error;
 
     for (int i = 0; i < n; i++)
       p0[i] = cv::Point2f (xy[2 * i], xy[2 * i + 1]);
-    cv::calcOpticalFlowPyrLK (p, c, p0, p1, status, error, cv::Size (win, win), max_level,
-        cv::TermCriteria (cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 0.01));
+    pyr_lk (p, c, p0, p1, status, win, max_level);
     for (int i = 0; i < n; i++) {
       int ok = (size_t) i < status.size () && (size_t) i < p1.size () && status[i];
       status_out[i] = ok ? 1 : 0;

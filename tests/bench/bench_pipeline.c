@@ -430,9 +430,7 @@ push_frame (Stream * s, int i, gchar ** msg)
   if (s->bufs != NULL) {
     b = gst_buffer_ref (s->bufs[k]);
   } else {
-    b = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, fs->frames[k], fs->size, 0, fs->size, NULL, NULL);
-    GST_BUFFER_PTS (b) = gst_util_uint64_scale (i, GST_SECOND, 30);
-    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (1, GST_SECOND, 30);
+    b = gcvb_frame_buffer (fs, k, i);
   }
   return gcvb_pipeline_push (s->p, b, msg);
 }
@@ -620,7 +618,7 @@ stream_build (Stream * s, const Case * c, int mode, Row * r, int *hold_async)
 {
   gboolean cuda = mode == MODE_CUDA;
   GcvbStage st[4];
-  char factories[4][32], buf[32], **kv;
+  char factories[4][32], buf[32];
   GstCaps *in_caps = make_caps (cuda, s->in->format, s->in->width, s->in->height, TRUE);
   GString *depths = g_string_new (NULL);
 
@@ -644,15 +642,7 @@ stream_build (Stream * s, const Case * c, int mode, Row * r, int *hold_async)
   for (int i = 0; i < c->n_stages; i++) {
     GstElement *e = gcvb_pipeline_stage (s->p, i);
     int depth;
-    kv = g_strsplit (c->stages[i].props, " ", -1);
-    for (int j = 0; kv[j] != NULL; j++) {
-      char *eq = strchr (kv[j], '=');
-      if (eq != NULL) {
-        *eq = '\0';
-        gcvb_set_prop (e, kv[j], eq + 1);
-      }
-    }
-    g_strfreev (kv);
+    gcvb_set_props (e, c->stages[i].props);
     if (!c->cpu) {
       g_snprintf (buf, sizeof (buf), "%d", opt.device);
       gcvb_set_prop (e, "cuda-device-id", buf);

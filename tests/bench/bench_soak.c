@@ -195,45 +195,12 @@ typedef struct {
 
 static Row rows[N_ROWS];
 
-static gboolean
-set_props (GstElement * e, const char *props)
-{
-  gchar **kv = g_strsplit (props, " ", -1);
-  gboolean ok = TRUE;
-
-  for (int i = 0; kv[i] != NULL; i++) {
-    gchar *eq = strchr (kv[i], '=');
-    if (kv[i][0] == '\0')
-      continue;
-    if (eq == NULL) {
-      ok = FALSE;
-      continue;
-    }
-    *eq = '\0';
-    ok &= gcvb_set_prop (e, kv[i], eq + 1);
-  }
-  g_strfreev (kv);
-  return ok;
-}
-
 static GstCaps *
 input_caps (const Input * in)
 {
   return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, in->format, "width", G_TYPE_INT, in->width,
       "height", G_TYPE_INT, in->height, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
       "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
-}
-
-/* The frame at `index` of the stream (read-only, wrapped, no copy). */
-static GstBuffer *
-frame_buffer (const GcvbFrameSet * fs, gint64 index)
-{
-  GstBuffer *b = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, fs->frames[index % fs->n], fs->size, 0,
-      fs->size, NULL, NULL);
-
-  GST_BUFFER_PTS (b) = gst_util_uint64_scale (index, GST_SECOND, 30);
-  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (1, GST_SECOND, 30);
-  return b;
 }
 
 static void
@@ -278,7 +245,7 @@ run_row (Row * row)
     g_snprintf (dev, sizeof (dev), "%d", opt.device);
     gcvb_set_prop (gcvb_pipeline_element (p), "cuda-device-id", dev);
   }
-  if (!set_props (gcvb_pipeline_element (p), a->props))
+  if (!gcvb_set_props (gcvb_pipeline_element (p), a->props))
     gcvb_result_note (&row->m, "some properties not set");
   if (!gcvb_pipeline_set_state (p, GST_STATE_PLAYING, &message))
     goto failed;
@@ -301,7 +268,7 @@ run_row (Row * row)
     if (i == total)
       break;
     if (!gcvb_pipeline_wait_arrived (p, i - a->hold - opt.queue + 1, 60, &message)
-        || !gcvb_pipeline_push (p, frame_buffer (&in->fs, i), &message))
+        || !gcvb_pipeline_push (p, gcvb_frame_buffer (&in->fs, i % in->fs.n, i), &message))
       goto failed;
   }
   t1 = gcvb_now_ms ();

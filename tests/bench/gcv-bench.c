@@ -671,6 +671,17 @@ gcvb_frameset_alloc (GcvbFrameSet * fs, const char *name, const GstVideoInfo * i
     fs->frames[k] = g_malloc0 (fs->size);
 }
 
+GstBuffer *
+gcvb_frame_buffer (const GcvbFrameSet * fs, int k, gint64 i)
+{
+  GstBuffer *b = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, fs->frames[k], fs->size, 0, fs->size,
+      NULL, NULL);
+
+  GST_BUFFER_PTS (b) = gst_util_uint64_scale (i, GST_SECOND, 30);
+  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (1, GST_SECOND, 30);
+  return b;
+}
+
 void
 gcvb_frameset_clear (GcvbFrameSet * fs)
 {
@@ -1002,6 +1013,27 @@ gcvb_set_prop (GstElement * e, const char *name, const char *value)
   return TRUE;
 }
 
+gboolean
+gcvb_set_props (GstElement * e, const char *props)
+{
+  gchar **kv = g_strsplit (props, " ", -1);
+  gboolean ok = TRUE;
+
+  for (int i = 0; kv[i] != NULL; i++) {
+    gchar *eq = strchr (kv[i], '=');
+    if (kv[i][0] == '\0')
+      continue;
+    if (eq == NULL) {
+      ok = FALSE;
+      continue;
+    }
+    *eq = '\0';
+    ok &= gcvb_set_prop (e, kv[i], eq + 1);
+  }
+  g_strfreev (kv);
+  return ok;
+}
+
 /* The appsrc's caps and queue, the sink's counting (appsink with
  * check_output, else fakesink), neither synchronised to the clock. */
 static void
@@ -1123,10 +1155,7 @@ gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmu
       t0 = gcvb_now_ms ();
     } else if (!wait_arrived (p, (gint64) i - latency - queue + 1, 60, &message))
       break;
-    b = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, fs->frames[i % fs->n],
-        fs->size, 0, fs->size, NULL, NULL);
-    GST_BUFFER_PTS (b) = gst_util_uint64_scale (i, GST_SECOND, 30);
-    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (1, GST_SECOND, 30);
+    b = gcvb_frame_buffer (fs, i % fs->n, i);
     fr = gst_app_src_push_buffer (GST_APP_SRC (p->src), b);
     if (fr != GST_FLOW_OK) {
       message = g_strdup_printf ("push-buffer: %s", gst_flow_get_name (fr));

@@ -197,6 +197,9 @@ void gcvb_frameset_clear (GcvbFrameSet * fs);
  * width, pixel stride and row stride; GST_VIDEO_INFO_SIZE bytes: every
  * plane, in GStreamer's default layout), to be filled by the caller. */
 void gcvb_frameset_alloc (GcvbFrameSet * fs, const char *name, const GstVideoInfo * info, int n);
+/* Frame k of fs as a read-only buffer wrapping it (no copy), timestamped
+ * as the i-th frame of a 30 fps stream. */
+GstBuffer *gcvb_frame_buffer (const GcvbFrameSet * fs, int k, gint64 i);
 
 /* ------------------------------------------------------------------------ */
 /* results */
@@ -283,6 +286,9 @@ gchar *gcvb_prop_string (GstElement * e, const char *name);
 /* A property from a string, with a note when the element has no such
  * property. */
 gboolean gcvb_set_prop (GstElement * e, const char *name, const char *value);
+/* "name=value name=value ...": each with gcvb_set_prop; FALSE when one
+ * was not set (no such property, or no '='). */
+gboolean gcvb_set_props (GstElement * e, const char *props);
 
 /* The motion elements' rows (cudamotionest, cudavcm and their cpu twins):
  * GRAY8 frames wrapped as a frame set (channels 1; frames are not copied);
