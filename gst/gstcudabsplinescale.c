@@ -259,7 +259,7 @@ gst_cuda_video_bspline_scale_fixate_caps (GstBaseTransform * trans, GstPadDirect
   const GValue *par;
   GValue par_range = G_VALUE_INIT;
 
-  othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
+  othercaps = gst_caps_make_writable (gst_caps_truncate (gst_cuda_video_filter_prefer_device (trans, othercaps)));
   ins = gst_caps_get_structure (caps, 0);
   outs = gst_caps_get_structure (othercaps, 0);
 

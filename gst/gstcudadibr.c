@@ -841,7 +841,7 @@ gst_cuda_video_dibr_fixate_caps (GstBaseTransform * trans, GstPadDirection direc
   h_out = self->output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM;
   GST_OBJECT_UNLOCK (self);
 
-  othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
+  othercaps = gst_caps_make_writable (gst_caps_truncate (gst_cuda_video_filter_prefer_device (trans, othercaps)));
   ins = gst_caps_get_structure (caps, 0);
   outs = gst_caps_get_structure (othercaps, 0);
   if (gst_structure_get_int (ins, "width", &w) && (o = map_size (w, w_in, w_out, direction)) > 0)

@@ -415,7 +415,7 @@ gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans, GstPadDirection
   GstStructure *ins, *outs;
   gint w, h, par_n, par_d;
 
-  othercaps = gst_caps_make_writable (gst_caps_truncate (othercaps));
+  othercaps = gst_caps_make_writable (gst_caps_truncate (gst_cuda_video_filter_prefer_device (trans, othercaps)));
   ins = gst_caps_get_structure (caps, 0);
   outs = gst_caps_get_structure (othercaps, 0);
   if (gst_structure_get_int (ins, "width", &w))

@@ -190,6 +190,8 @@ static GstFlowReturn gst_cuda_video_filter_generate_output (GstBaseTransform * t
 static gboolean gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event);
 static gboolean gst_cuda_video_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query);
+static GstCaps *gst_cuda_video_filter_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps);
 static gboolean gst_cuda_video_filter_accept_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps);
 static void gst_cuda_video_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer);
@@ -266,6 +268,7 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_query);
   trans_class->transform_size = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_size);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_accept_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_fixate_caps);
   trans_class->before_transform = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_before_transform);
   trans_class->transform_meta = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_meta);
   trans_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_propose_allocation);
@@ -1329,6 +1332,25 @@ gst_cuda_video_filter_accept_caps (GstBaseTransform * trans, GstPadDirection dir
     return FALSE;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (trans, direction, caps);
+}
+
+GstCaps *
+gst_cuda_video_filter_prefer_device (GstBaseTransform * trans, GstCaps * othercaps)
+{
+  GstCaps *ordered;
+
+  if (!device_memory_possible (GST_CUDA_VIDEO_FILTER (trans)))
+    return othercaps;
+  ordered = device_first (othercaps);
+  gst_caps_unref (othercaps);
+  return ordered;
+}
+
+static GstCaps *
+gst_cuda_video_filter_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  return gst_caps_fixate (gst_cuda_video_filter_prefer_device (trans, othercaps));
 }
 
 /* Every structure of @caps twice: in memory:CUDAMemory first (preferred:

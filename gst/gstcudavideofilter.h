@@ -286,6 +286,13 @@ void gst_cuda_video_filter_paint_mask (GstVideoFrame * frame, const GcvPlane * m
 GstCaps *gst_cuda_video_filter_clip_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * result, GstCaps * filter);
 
+/* The start of every fixate_caps (the base class's own fixates with it):
+ * @othercaps (taken) with its memory:CUDAMemory structures first where
+ * this instance can exchange CUDA memory.  basetransform keeps the peer's
+ * order, and a peer that takes both (cudadownload, a tee) lists system
+ * memory first; frames stay on the GPU when both sides can. */
+GstCaps *gst_cuda_video_filter_prefer_device (GstBaseTransform * trans, GstCaps * othercaps);
+
 /* For elements that change the frame size (transform_caps): @caps with
  * width and height set to @width / @height where those are > 0, any size
  * (1 .. 32767) where they are 0, and, when @free_par, any pixel aspect

@@ -420,6 +420,25 @@ img_dup (const Img * im)
 /* ------------------------------------------------------------------------ */
 /* element and harness helpers                                              */
 
+/* what every harness of these tests does to its element: one frame in, one
+ * out (no frames in flight: tests/check/elements/async.c tests them),
+ * unless the test sets async-depth itself afterwards */
+static void
+ctx_prepare_element (GstElement * e)
+{
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "async-depth"))
+    g_object_set (e, "async-depth", 0, NULL);
+}
+
+static void
+ctx_attach_harness (Ctx * ctx)
+{
+  ctx->h = gst_harness_new_with_element (ctx->e, "sink", "src");
+  /* the frames come back in system memory (cudamemory.c tests CUDA
+   * memory out) */
+  gst_harness_set_sink_caps_str (ctx->h, "video/x-raw");
+}
+
 Ctx
 ctx_new (const gchar * name, const gchar * first_prop, ...)
 {
@@ -431,19 +450,26 @@ ctx_new (const gchar * name, const gchar * first_prop, ...)
   fail_unless (ctx.e != NULL, "no element %s (is GST_PLUGIN_PATH set?)", name);
   ctx.bus = gst_bus_new ();
   gst_element_set_bus (ctx.e, ctx.bus);
-  /* one frame in, one out: no frames in flight (tests/check/elements/
-   * async.c tests them) unless the test sets async-depth itself */
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (ctx.e), "async-depth"))
-    g_object_set (ctx.e, "async-depth", 0, NULL);
+  ctx_prepare_element (ctx.e);
   if (first_prop) {
     va_start (ap, first_prop);
     g_object_set_valist (G_OBJECT (ctx.e), first_prop, ap);
     va_end (ap);
   }
-  ctx.h = gst_harness_new_with_element (ctx.e, "sink", "src");
-  /* the frames come back in system memory (cudamemory.c tests CUDA
-   * memory out) */
-  gst_harness_set_sink_caps_str (ctx.h, "video/x-raw");
+  ctx_attach_harness (&ctx);
+  return ctx;
+}
+
+Ctx
+ctx_adopt (const gchar * name, GstElement * e, GstBus * bus)
+{
+  Ctx ctx = { NULL, };
+
+  ctx.name = name;
+  ctx.e = e;
+  ctx.bus = bus;
+  ctx_prepare_element (e);
+  ctx_attach_harness (&ctx);
   return ctx;
 }
 
@@ -1221,6 +1247,18 @@ caps_structure_on_device (GstCaps * caps, guint i)
 {
   GstCapsFeatures *f = gst_caps_get_features (caps, i);
   return f != NULL && gst_caps_features_contains (f, "memory:CUDAMemory");
+}
+
+GstCaps *
+caps_in_system_memory (GstCaps * caps)
+{
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    res = gst_caps_merge_structure_full (res,
+        gst_structure_copy (gst_caps_get_structure (caps, i)), NULL);
+  return res;
 }
 
 GstCaps *

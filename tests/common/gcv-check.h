@@ -140,6 +140,10 @@ typedef struct
  * starts. */
 Ctx ctx_new (const gchar * name, const gchar * first_prop, ...);
 
+/* The same harness around an element the test made and configured itself,
+ * with its bus (the Ctx takes both references: ctx_free drops them) */
+Ctx ctx_adopt (const gchar * name, GstElement * e, GstBus * bus);
+
 /* Pops every message of type off bus; returns how many are errors or
  * warnings of domain (0: any).  The first counted one's text goes to
  * *text (when text is not NULL and *text is NULL; g_free it). */
@@ -326,6 +330,10 @@ TCase *element_suite_tcase (const gchar * name, gboolean check_layouts,
  * memory structures, when there are any, come first, are the same caps
  * and belong to a cuda* element (unref the result). */
 GstCaps *template_system_caps (GstElement * e, const gchar * pad);
+/* @caps with every structure in system memory, duplicates merged: what an
+ * element offers whatever memory it can also put its frames in */
+GstCaps *caps_in_system_memory (GstCaps * caps);
+
 /* Whether @e (started) takes memory:CUDAMemory: a cuda* element of a build
  * with GStreamer's CUDA memory, running on the GPU. */
 gboolean element_takes_device_memory (GstElement * e);

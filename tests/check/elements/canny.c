@@ -1929,21 +1929,19 @@ GST_START_TEST (test_cuda_fallback)
     gst_element_set_bus (e, bus);
     sret = gst_element_set_state (e, GST_STATE_PLAYING);
     if (on_gpu) {
-      Ctx c2 = { NULL, };
+      Ctx c2;
       Img *out;
       fail_unless (sret == GST_STATE_CHANGE_SUCCESS);
-      c2.e = e;
-      c2.bus = bus;
-      c2.name = "cudacanny";
-      c2.h = gst_harness_new_with_element (e, "sink", "src");
+      c2 = ctx_adopt ("cudacanny", e, bus);
       apply_cfg (e, &cfg);
       ctx_set_caps (&c2, &in->info);
       out = ctx_process (&c2, in, LAYOUT_DEFAULT);
       check_exact (in, out, &cfg, "cudacanny fallback=false");
       img_free (out);
+      /* ctx_free drops the Ctx's references; ours are dropped below */
       gst_object_ref (bus);
+      gst_object_ref (e);
       ctx_free (&c2);
-      gst_element_set_state (e, GST_STATE_NULL);
     } else if (sret == GST_STATE_CHANGE_FAILURE) {
       /* failed to start, as it should */
       guint errors = bus_count (bus, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
