@@ -760,7 +760,9 @@ run_row (int ci, int mode, int streams)
     }
     gst_caps_unref (caps);
   }
-  if (mode == MODE_ASYNC)
+  /* async-depth keeps its default in cuda mode too: frames in flight there
+   * are held as in async mode */
+  if (mode != MODE_SYNC)
     hold += hold_async;
   sh.hold = hold;
   sh.allowance = opt.queue + hold;

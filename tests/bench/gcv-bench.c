@@ -1121,6 +1121,38 @@ gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int f
   return gcvb_pipeline_time_latency (p, fs, warmup, frames, queue, 0, stats_note, r);
 }
 
+/* The frames the pipeline's elements hold back (temporal history, frames
+ * in flight: async-depth), from the LATENCY query at the last element's
+ * source pad, which the elements answer once their caps are set: waits up
+ * to 10 s for those after the first push; -1 when unknown. */
+static int
+pipeline_held_frames (GcvbPipeline * p)
+{
+  GstElement *last = p->stages != NULL ? p->stages[p->n_stages - 1] : p->elem;
+  GstPad *src = gst_element_get_static_pad (last, "src"), *sink = gst_element_get_static_pad (p->elem, "sink");
+  GstQuery *q = gst_query_new_latency ();
+  GstCaps *caps = NULL;
+  GstClockTime min = 0;
+  GstVideoInfo info;
+  int held = -1;
+
+  for (int waited = 0; waited < 10000 && !gst_pad_has_current_caps (src); waited++)
+    g_usleep (1000);
+  caps = gst_pad_get_current_caps (sink);
+  if (caps != NULL && gst_video_info_from_caps (&info, caps) && GST_VIDEO_INFO_FPS_N (&info) > 0
+      && gst_pad_has_current_caps (src) && gst_pad_query (src, q)) {
+    gst_query_parse_latency (q, NULL, &min, NULL);
+    held = (int) gst_util_uint64_scale_round (min, GST_VIDEO_INFO_FPS_N (&info),
+        (guint64) GST_VIDEO_INFO_FPS_D (&info) * GST_SECOND);
+  }
+  if (caps != NULL)
+    gst_caps_unref (caps);
+  gst_query_unref (q);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  return held;
+}
+
 gboolean
 gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int frames, int queue,
     int latency, gboolean stats_note, GcvbResult * r)
@@ -1160,6 +1192,13 @@ gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmu
     if (fr != GST_FLOW_OK) {
       message = g_strdup_printf ("push-buffer: %s", gst_flow_get_name (fr));
       break;
+    }
+    if (i == 0) {
+      /* frames in flight (async-depth) are held too: waiting for the
+       * output of frames still held would never end */
+      int held = pipeline_held_frames (p);
+      if (held > latency)
+        p->latency = latency = held;
     }
   }
   if (message != NULL || !wait_arrived (p, (gint64) warmup + frames - latency, 60, &message)) {
