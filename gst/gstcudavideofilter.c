@@ -1103,7 +1103,10 @@ held_buffers (GstCudaVideoFilter * self)
 
 /* Upstream gets, for memory:CUDAMemory, a pool of CUDA memory of our
  * context, and for system memory on the GPU a pool of page-locked host
- * memory, so that frames go to the GPU by DMA without a staging copy. */
+ * memory, so that frames go to the GPU by DMA without a staging copy.  In
+ * passthrough (the analysis elements: frames go out as they came) the
+ * query is downstream's to answer; where downstream has no pool (a sink
+ * that answers nothing), ours is offered all the same. */
 static gboolean
 gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
     GstQuery * query)
@@ -1115,13 +1118,16 @@ gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * d
   GstCaps *caps;
   guint min = held_buffers (self);
 
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans, decide_query, query))
+  gboolean answered = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans, decide_query, query);
+
+  if (decide_query != NULL && !answered)
     return FALSE;
-  /* passthrough (decide_query NULL) leaves the query to downstream */
-  if (decide_query == NULL)
+  if (decide_query == NULL && answered && gst_query_get_n_allocation_pools (query) > 0)
     return TRUE;
-  /* every backend maps frames with gst_video_frame_map: any stride is fine */
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  /* every backend maps frames with gst_video_frame_map: any stride is
+   * fine (in passthrough downstream reads the frames too: its word) */
+  if (decide_query != NULL)
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return TRUE;
@@ -1636,22 +1642,29 @@ gst_cuda_video_filter_copy_device_frame (GstCudaVideoFilter * self, const GstCud
 
 /* ---- transfers ------------------------------------------------------------- */
 
-/* Copies rows between a host plane and packed staging with a few threads:
- * one core's memcpy is slower than the PCIe link. */
+/* Planes from this size on are copied to and from staging by a few
+ * threads: one core's memcpy (~9 GB/s measured on the H200 host) is slower
+ * than the PCIe link (55 GB/s). */
+#define PARALLEL_COPY_BYTES (1 << 19)
+
+/* Copies rows between a host plane and packed staging, with a few threads
+ * when @parallel (decided for the whole plane: the chunks of an upload are
+ * each below the size that pays, and were copied by one thread). */
 static void
 copy_rows (guint8 * dst, gsize dst_stride, const guint8 * src, gsize src_stride, gsize row_bytes,
-    gint rows)
+    gint rows, gboolean parallel)
 {
   gint y;
 
-  if (dst_stride == row_bytes && src_stride == row_bytes && rows * row_bytes < (1 << 19)) {
+  if (!parallel && dst_stride == row_bytes && src_stride == row_bytes) {
     memcpy (dst, src, row_bytes * rows);
     return;
   }
-#pragma omp parallel for num_threads(4) schedule(static) if (rows * row_bytes >= (1 << 19))
+#pragma omp parallel for num_threads(4) schedule(static) if (parallel)
   for (y = 0; y < rows; y++)
     memcpy (dst + y * dst_stride, src + y * src_stride, row_bytes);
 }
+
 /* Makes *@buf hold @need bytes of page-locked memory (a slot's staging;
  * its previous frame completed, so it may be replaced). */
 static gboolean
@@ -1765,7 +1778,8 @@ upload_frame (GstCudaVideoFilter * self, Job * job, GstVideoFrame * frame, GstCu
       guint8 *staging = slot->up_staging + used + (gsize) y0 * row;
       if (y1 <= y0)
         continue;
-      copy_rows (staging, row, host + (gsize) y0 * host_stride, host_stride, row, y1 - y0);
+      copy_rows (staging, row, host + (gsize) y0 * host_stride, host_stride, row, y1 - y0,
+          row * h >= PARALLEL_COPY_BYTES);
       if (gcv_cuda_upload_2d ((guint8 *) d->data + (gsize) y0 * d->stride, d->stride, staging, row, row,
               y1 - y0, stream, &err) != GCV_OK)
         return gst_cuda_video_filter_set_error (error, &err);
@@ -1926,7 +1940,7 @@ complete_job (GstCudaVideoFilter * self, Job * job, GstBuffer ** outbuf)
     for (i = 0; i < job->n_copies; i++) {
       StagedCopy *c = &job->copies[i];
       copy_rows (c->host, c->host_stride, slot->down_staging + c->staging_offset, c->row_bytes,
-          c->row_bytes, c->rows);
+          c->row_bytes, c->rows, c->row_bytes * c->rows >= PARALLEL_COPY_BYTES);
     }
     release_job_frames (job);
     if (job->outbuf && job->computed && klass->complete) {
