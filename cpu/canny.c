@@ -16,6 +16,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "canny.h"
+#include "depth.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -208,8 +209,7 @@ luma_rows (const GcvLumaInput * in, const GcvPlane * src, uint8_t * dst, int y0,
     uint8_t *d = dst + (size_t) y * w;
     if (in->layout == GCV_LUMA_GRAY16LE) {
       for (x = 0; x < w; x++) {
-        uint32_t v = (uint32_t) s[2 * x] | ((uint32_t) s[2 * x + 1] << 8);
-        d[x] = (uint8_t) ((v + 128) / 257);
+        d[x] = gcv_luma16_to_8 ((uint32_t) s[2 * x] | ((uint32_t) s[2 * x + 1] << 8));
       }
     } else {
       const uint8_t *r = s + in->r_offset, *g = s + in->g_offset, *b = s + in->b_offset;

@@ -79,7 +79,10 @@ typedef struct {
 /* How to read luma from the input plane. */
 typedef enum {
   GCV_LUMA_GRAY8,               /* 1 byte per pixel, used as is */
-  GCV_LUMA_GRAY16LE,            /* 2 bytes per pixel, reduced to 8 bits: (v + 128) / 257 */
+  GCV_LUMA_GRAY16LE,            /* 2 bytes per pixel, little-endian (GRAY16_LE, and P010_10LE's
+                                 * Y plane: the 10-bit value in the high bits, the word as it
+                                 * is), reduced to 8 bits: (v + 128) / 257 (gcv_luma16_to_8,
+                                 * depth.h) */
   GCV_LUMA_PACKED32,            /* 4 bytes per pixel, R, G, B at the offsets below;
                                  * integer BT.601 as cv::cvtColor (OpenCV 4.6):
                                  * (9798 R + 19235 G + 3735 B + 16384) >> 15 */

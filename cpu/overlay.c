@@ -17,7 +17,7 @@ gcv_overlay_component_bits (const GcvComponent * c, const GcvPlane * mask, uint8
     for (x = 0; x < c->width; x++)
       if (gcv_overlay_covered ((const uint8_t *) mask->data, mask->stride, mask->width, mask->height, x, y,
               c->x_shift, c->y_shift, mask_bits))
-        gcv_overlay_blend (row + (size_t) x * c->pixel_stride, c->depth16, value, alpha);
+        gcv_overlay_blend (row + (size_t) x * c->pixel_stride, c->depth16, c->low_bits, value, alpha);
   }
 }
 

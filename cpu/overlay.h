@@ -10,6 +10,7 @@
 #ifndef GCV_OVERLAY_H
 #define GCV_OVERLAY_H
 
+#include "depth.h"
 #include "gcv-image.h"
 
 #ifdef __cplusplus
@@ -25,7 +26,9 @@ extern "C" {
  * (m & mask_bits) != 0, so one mask can carry several layers):
  *   out = (alpha * value + (255 - alpha) * in + 127) / 255
  * (16-bit components, little-endian, 2 bytes of each pixel_stride: value is
- * scaled by 257 first).  alpha 0 paints nothing. */
+ * scaled by 257 first, and when the format keeps low_bits low bits zero,
+ * P010's 6, out is rounded to its nearest code, gcv_round_low_bits of
+ * depth.h).  alpha 0 paints nothing. */
 typedef struct {
   uint8_t *data;
   size_t stride;
@@ -33,6 +36,7 @@ typedef struct {
   int width, height;
   int x_shift, y_shift;
   int depth16;
+  int low_bits;                 /* depth16 only: 0 .. 15 */
 } GcvComponent;
 
 void gcv_overlay_component (const GcvComponent * comp, const GcvPlane * mask, uint8_t value, uint8_t alpha);
@@ -69,15 +73,16 @@ gcv_overlay_covered (const uint8_t * mask, size_t mask_stride, int mask_w, int m
 }
 
 /* Blends value over the sample at p with alpha (1 .. 255): one byte, or
- * with depth16 two (little-endian) and value scaled by 257. */
+ * with depth16 two (little-endian), value scaled by 257 and the result
+ * rounded to the codes that keep low_bits low bits zero. */
 GCV_OVERLAY_FN void
-gcv_overlay_blend (uint8_t * p, int depth16, uint8_t value, uint8_t alpha)
+gcv_overlay_blend (uint8_t * p, int depth16, int low_bits, uint8_t value, uint8_t alpha)
 {
   const uint32_t a = alpha, na = 255u - alpha;
 
   if (depth16) {
     uint32_t in = (uint32_t) p[0] | ((uint32_t) p[1] << 8);
-    uint32_t o = (a * (value * 257u) + na * in + 127u) / 255u;
+    uint32_t o = gcv_round_low_bits ((a * (value * 257u) + na * in + 127u) / 255u, low_bits);
     p[0] = (uint8_t) (o & 0xff);
     p[1] = (uint8_t) (o >> 8);
   } else {
@@ -91,7 +96,7 @@ gcv_overlay_blend (uint8_t * p, int depth16, uint8_t value, uint8_t alpha)
  * nothing is launched when alpha or mask_bits is 0 or there is nothing to
  * paint.  GCV_ERROR_INVALID for a component it cannot address (negative
  * sizes, pixel_stride under the sample size, shifts outside 0 .. 15, more
- * than 524280 rows to paint). */
+ * than 524280 rows to paint) or low_bits outside 0 .. 15 (0 for 8-bit). */
 GcvStatus gcv_overlay_cuda_component (const GcvComponent * comp, const GcvPlane * mask, uint8_t mask_bits,
     uint8_t value, uint8_t alpha, void *stream, GcvError * err);
 

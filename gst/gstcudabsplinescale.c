@@ -32,7 +32,11 @@
  * ratio (pixel-aspect-ratio included); when neither is, the size is kept and
  * the element passes buffers through untouched.  Every plane is scaled at
  * its own size (chroma planes of I420, NV12, ... included) and every channel
- * separately (alpha is not premultiplied).
+ * separately (alpha is not premultiplied).  16-bit samples are scaled as
+ * 16-bit words; P010_10LE (the 10-bit output of hardware decoders, each word
+ * the 10-bit value << 6; NV12's layout with 16-bit samples) comes out as
+ * P010_10LE, every scaled word rounded to the nearest 10-bit code (min (v +
+ * 32, 65535) & 0xffc0).
  *
  * With antialias=true (the default), downscaling by s = in / out > 1
  * stretches the kernel by s (phi(t / s) / s, weights normalised to sum 1):
@@ -69,8 +73,8 @@ enum
 #define DEFAULT_PROP_ANTIALIAS TRUE
 #define MAX_DIMENSION 32767
 
-#define SCALE_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, RGBA, BGRA, RGBx, BGRx, " \
-  "ARGB, ABGR }"
+#define SCALE_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, P010_10LE, Y42B, Y444, RGBA, BGRA, RGBx, " \
+  "BGRx, ARGB, ABGR }"
 #define SCALE_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (SCALE_FORMATS, GCV_SCALE_MAX_DIMENSION)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -432,6 +436,7 @@ gst_cuda_video_bspline_scale_process (GstCudaVideoFilter * filter, GstVideoFrame
   GcvScaleParams params;
   GcvPlane in[GST_VIDEO_MAX_PLANES], out[GST_VIDEO_MAX_PLANES];
   GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
   gint n_threads = gst_cuda_video_filter_get_n_threads (filter);
   guint p;
 
@@ -444,6 +449,8 @@ gst_cuda_video_bspline_scale_process (GstCudaVideoFilter * filter, GstVideoFrame
   for (p = 0; p < self->n_planes; p++)
     if (gcv_scale_cpu_process (self->cpu[p], &params, &in[p], &out[p], n_threads, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "B-spline scaling", &err);
+  if (!gst_cuda_video_filter_round_to_format (filter, out_frame, GST_CUDA_VIDEO_ALL_PLANES, &error))
+    return gst_cuda_video_filter_post_error (filter, "B-spline scaling", error);
   return GST_FLOW_OK;
 }
 
@@ -455,6 +462,7 @@ gst_cuda_video_bspline_scale_process_device (GstCudaVideoFilter * filter, GstCud
   GstCudaVideoBsplineScale *self = GST_CUDA_VIDEO_BSPLINE_SCALE (filter);
   GcvScaleParams params;
   GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
   guint p;
 
   GST_OBJECT_LOCK (self);
@@ -465,5 +473,7 @@ gst_cuda_video_bspline_scale_process_device (GstCudaVideoFilter * filter, GstCud
     if (gcv_scale_cuda_process (self->cuda[p], &params, &in->planes[p], &out->planes[p],
             gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "B-spline scaling", &err);
+  if (!gst_cuda_video_filter_round_to_format_device (filter, out, GST_CUDA_VIDEO_ALL_PLANES, &error))
+    return gst_cuda_video_filter_post_error (filter, "B-spline scaling", error);
   return GST_FLOW_OK;
 }

@@ -23,11 +23,15 @@
  * for pixel; cudacanny and cpucanny give identical output in every mode.
  *
  * The luma plane of YUV input is used; RGB input is converted with integer
- * BT.601 weights; GRAY16 is rounded to 8 bits, so thresholds mean the same
- * for every format.  mode=edges outputs a GRAY8 edge map (255 edge, 0 not),
- * mode=magnitude a GRAY8 gradient magnitude (|gradient| / 4, so a step of s
- * levels reads about s), mode=overlay the input frame with the edges painted
- * in overlay-color.
+ * BT.601 weights; 16-bit luma (GRAY16_LE, and the Y plane of P010_10LE,
+ * the 10-bit HDR output of hardware decoders, each word the 10-bit value
+ * << 6) is rounded to 8 bits, (v + 128) / 257 of the 16-bit word, so
+ * thresholds are on the 8-bit scale for every format.  mode=edges outputs a GRAY8 edge
+ * map (255 edge, 0 not), mode=magnitude a GRAY8 gradient magnitude
+ * (|gradient| / 4, so a step of s levels reads about s), mode=overlay the
+ * input frame with the edges painted in overlay-color (in P010_10LE,
+ * painted samples are rounded to the nearest 10-bit code; the others keep
+ * their 16 bits).
  *
  * ## Example launch line
  * |[
@@ -36,6 +40,9 @@
  * |[
  * gst-launch-1.0 filesrc location=tests/data/coffee.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cpucanny mode=overlay overlay-color=0xff00ff00 ! videoconvert ! pngenc ! filesink location=edges.png
  * ]| Paints the edges of a photo in green, on the CPU.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=P010_10LE,width=1280,height=720 ! cudacanny mode=overlay ! videoconvert ! autovideosink
+ * ]| 10-bit video, as hardware HEVC decoders give it: edges painted in 10-bit codes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -67,8 +74,8 @@ enum
 #define DEFAULT_PROP_OVERLAY_COLOR 0xffff0000
 #define MAX_THRESHOLD 100000.0
 
-#define CANNY_SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
-#define CANNY_SRC_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
+#define CANNY_SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, P010_10LE, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
+#define CANNY_SRC_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, P010_10LE, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_VIDEO_CAPS_MAKE_MAX (CANNY_SINK_FORMATS, GCV_CANNY_MAX_DIMENSION)));

@@ -35,6 +35,13 @@
  * is not filtered but delayed with the frame it belongs to; with
  * planes=luma only Y of YUV formats is filtered and chroma is delayed.
  *
+ * 16-bit samples are filtered as 16-bit words (offset is in those units):
+ * GRAY16_LE, and P010_10LE (the 10-bit output of hardware decoders, each
+ * word the 10-bit value << 6; NV12's layout, the chroma plane's U and V
+ * filtered each on its own), whose filtered words are then rounded to the
+ * nearest 10-bit code (min (v + 32, 65535) & 0xffc0); delayed planes keep
+ * their words as they came.
+ *
  * Five algorithms compute the same convolution (paper: "Case study: 3-D
  * convolution"): baseline, shared, streaming (direct), fft3d and
  * fft-hybrid (cuFFT on the GPU, loaded at run time; FFTW3 on the CPU).
@@ -120,7 +127,7 @@ enum
 #define DEFAULT_PROP_ALGORITHM GCV_CONV3D_AUTO
 #define DEFAULT_PROP_PLANES GST_CUDA_VIDEO_CONV3D_PLANES_ALL
 
-#define CONV3D_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA, BGRA, RGBx, BGRx }"
+#define CONV3D_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, P010_10LE, Y444, RGBA, BGRA, RGBx, BGRx }"
 #define CONV3D_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (CONV3D_FORMATS, GCV_CONV3D_MAX_DIMENSION)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -699,7 +706,7 @@ plane_geometry (const GstVideoInfo * info, guint p, GstCudaVideoConv3dPlanes pla
     if (planes == GST_CUDA_VIDEO_CONV3D_PLANES_LUMA && GST_VIDEO_INFO_IS_YUV (info)
         && c != GST_VIDEO_COMP_Y)
       continue;
-    g->filter_mask |= 1u << (GST_VIDEO_INFO_COMP_POFFSET (info, c) / bytes);
+    g->filter_mask |= 1u << (gst_cuda_video_filter_comp_offset (info, c) / bytes);
   }
   *row_bytes = (gsize) g->width * g->channels * bytes;
   return TRUE;
@@ -965,18 +972,26 @@ render_next (GstCudaVideoFilter * filter, GstVideoFrame * out_frame, GstCudaVide
   GcvError err = { GCV_OK, "" };
   GstCudaVideoConv3dStamp *stamp;
   GstBuffer *buf = out_frame ? out_frame->buffer : out_dev->buffer;
-  guint p;
+  GError *error = NULL;
+  guint p, filtered = 0;
 
+  for (p = 0; p < self->n_planes; p++)
+    if (self->geom[p].filter_mask)
+      filtered |= 1u << p;
   if (out_frame) {
     gst_cuda_video_filter_frame_planes (out_frame, self->n_planes, out);
     for (p = 0; p < self->n_planes; p++)
       if (gcv_conv3d_cpu_process (self->cpu[p], &self->params[p], 1, &out[p], &err) != GCV_OK)
         goto backend_error;
+    if (!gst_cuda_video_filter_round_to_format (filter, out_frame, filtered, &error))
+      goto round_error;
   } else {
     for (p = 0; p < self->n_planes; p++)
       if (gcv_conv3d_cuda_process (self->cuda[p], &self->params[p], 1, &out_dev->planes[p],
               gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
         goto backend_error;
+    if (!gst_cuda_video_filter_round_to_format_device (filter, out_dev, filtered, &error))
+      goto round_error;
   }
 
   stamp = g_queue_pop_head (&self->stamps);
@@ -994,6 +1009,8 @@ render_next (GstCudaVideoFilter * filter, GstVideoFrame * out_frame, GstCudaVide
   /* ERRORS */
 backend_error:
   return gst_cuda_video_filter_backend_failed (filter, "3-D convolution", &err);
+round_error:
+  return gst_cuda_video_filter_post_error (filter, "3-D convolution", error);
 }
 
 static GstFlowReturn

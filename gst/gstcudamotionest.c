@@ -31,6 +31,11 @@
  * the shorter vector, then the smaller dy, then the smaller dx, so
  * cudamotionest and cpumotionest give identical vectors.
  *
+ * The luma is searched as 8 bits: the Y plane as it is, and for P010_10LE
+ * (the 10-bit HDR output of hardware decoders, each 16-bit word the 10-bit
+ * value << 6) each word v as (v + 128) / 257, so SADs and zero-threshold are
+ * on the 8-bit scale whatever the format.
+ *
  * The video passes through unchanged (in place, no copy) unless draw=true
  * paints an arrow per block.  Every buffer leaves with a
  * GstCudaVideoMotionMeta (public header gstcudamotionmeta.h): block and grid
@@ -827,15 +832,17 @@ gst_cuda_video_motion_est_process_device (GstCudaVideoFilter * filter, GstCudaVi
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
   MotionResults *r = gst_cuda_video_filter_get_results (filter);
   GError *error = NULL;
+  GcvPlane luma;
   gboolean ok;
 
   if (!frame_params (self, &r->params, &r->draw))
     return GST_FLOW_ERROR;
+  if (!gst_cuda_video_filter_luma8_device (filter, frame, &luma, &error))
+    return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   r->number = self->frame_number++;
   r->has_reference = self->has_reference;
   r->done = NULL;
-  ok = self->serial ? search_serial (self, &frame->planes[0], r, &error)
-      : search_parallel (self, &frame->planes[0], r, &error);
+  ok = self->serial ? search_serial (self, &luma, r, &error) : search_parallel (self, &luma, r, &error);
   if (!ok)
     return gst_cuda_video_filter_post_error (filter, r->has_reference ? "Searching the motion vectors"
         : "Storing the first frame", error);
@@ -861,11 +868,14 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
   GcvMotionParams params;
   GcvError err = { GCV_OK, "" };
-  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
+  GError *error = NULL;
+  GcvPlane luma;
   gboolean draw;
 
   if (!frame_params (self, &params, &draw))
     return GST_FLOW_ERROR;
+  if (!gst_cuda_video_filter_luma8 (filter, frame, &luma, &error))
+    return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   /* the frame was mapped for the snapshot writes_in_place took */
   draw = self->frame_draw;
   if (!self->has_reference) {

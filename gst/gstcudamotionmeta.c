@@ -277,18 +277,6 @@ gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVc
   gst_cuda_video_filter_paint_mask (frame, mask, ARROW_COLOUR);
 }
 
-GcvPlane
-gst_cuda_motion_luma_plane (GstVideoFrame * frame)
-{
-  GcvPlane p;
-
-  p.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  p.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  p.width = GST_VIDEO_FRAME_WIDTH (frame);
-  p.height = GST_VIDEO_FRAME_HEIGHT (frame);
-  return p;
-}
-
 gboolean
 gst_cuda_motion_json_open (GstElement * element, const gchar * location, const gchar * what,
     FILE ** file)

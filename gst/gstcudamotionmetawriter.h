@@ -84,13 +84,10 @@ void gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const 
 
 /* ---- what the motion elements share besides the meta ---------------- */
 
-/* Their pads: 8-bit formats whose plane 0 is the luma. */
-#define GST_CUDA_MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, Y42B, Y444 }"
+/* Their pads: formats whose plane 0 is the luma, 8-bit or P010_10LE's
+ * 16-bit words, which they read as 8 bits (gst_cuda_video_filter_luma8). */
+#define GST_CUDA_MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, P010_10LE, Y42B, Y444 }"
 #define GST_CUDA_MOTION_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (GST_CUDA_MOTION_FORMATS, GCV_MOTION_MAX_DIMENSION)
-
-/* Plane 0 (the luma of every format the motion elements take) of a mapped
- * frame. */
-GcvPlane gst_cuda_motion_luma_plane (GstVideoFrame * frame);
 
 /* The JSON-lines file of the location property, opened for appending
  * (@location NULL or "": none, *file NULL).  FALSE, with a RESOURCE

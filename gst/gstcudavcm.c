@@ -46,6 +46,11 @@
  * is integer arithmetic or IEEE double with one rounding per operation, so
  * cudavcm and cpuvcm give identical points, vectors and scores.
  *
+ * The luma is tracked as 8 bits: the Y plane as it is, and for P010_10LE
+ * (the 10-bit HDR output of hardware decoders, each 16-bit word the 10-bit
+ * value << 6) each word v as (v + 128) / 257, so st-threshold is on the
+ * 8-bit scale whatever the format.
+ *
  * Vectors point where the content went: the point (x, y) of the previous
  * frame is found at (x + dx, y + dy) in this one (content moving right
  * gives dx > 0, moving down dy > 0), the convention of cudamotionest.
@@ -668,19 +673,22 @@ gst_cuda_video_vcm_process_device (GstCudaVideoFilter * filter, GstCudaVideoDevi
   VcmResults *r = gst_cuda_video_filter_get_results (filter);
   gpointer stream = gst_cuda_video_filter_get_stream (filter);
   GcvError err = { GCV_OK, "" };
+  GError *error = NULL;
+  GcvPlane luma;
 
   if (!frame_params (self, &r->params, &r->draw, &r->draw_scale))
     return GST_FLOW_ERROR;
+  if (!gst_cuda_video_filter_luma8_device (filter, frame, &luma, &error))
+    return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   r->has_reference = self->has_reference;
   r->n_points = 0;
   if (!self->has_reference) {
-    if (gcv_vcm_cuda_set_reference (self->cuda, &frame->planes[0], stream, &err) != GCV_OK)
+    if (gcv_vcm_cuda_set_reference (self->cuda, &luma, stream, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Uploading the first frame", &err);
     self->has_reference = TRUE;
     return GST_FLOW_OK;
   }
-  if (gcv_vcm_cuda_track (self->cuda, &r->params, &frame->planes[0], r->points, &r->n_points, stream,
-          &err) != GCV_OK)
+  if (gcv_vcm_cuda_track (self->cuda, &r->params, &luma, r->points, &r->n_points, stream, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Tracking the points", &err);
   return GST_FLOW_OK;
 }
@@ -700,13 +708,16 @@ gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
   GcvVcmParams params;
   GcvError err = { GCV_OK, "" };
-  GcvPlane luma = gst_cuda_motion_luma_plane (frame);
+  GError *error = NULL;
+  GcvPlane luma;
   gboolean draw;
   gint draw_scale;
   int n = 0;
 
   if (!frame_params (self, &params, &draw, &draw_scale))
     return GST_FLOW_ERROR;
+  if (!gst_cuda_video_filter_luma8 (filter, frame, &luma, &error))
+    return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   /* the frame was mapped for the snapshot writes_in_place took */
   draw = self->frame_draw;
   if (!self->has_reference) {

@@ -50,6 +50,7 @@
 #include "gstcudahostallocator.h"
 #include "gstcudavideocontext.h"
 #include "gcv-cuda.h"
+#include "depth.h"
 #include "overlay.h"
 
 #include <string.h>
@@ -98,6 +99,7 @@ typedef struct
   guint8 *up_staging, *down_staging;    /* page-locked, for pageable host frames */
   gsize up_size, down_size;
   gpointer results;             /* page-locked, results_size bytes */
+  GcvPlane luma8;               /* gst_cuda_video_filter_luma8_device's, at its first call */
   GcvCudaEvent *events[N_EVENTS];
 } Slot;
 
@@ -155,6 +157,7 @@ struct _GstCudaVideoFilterPrivate
   GBytes *usable_params;        /* gst_cuda_video_filter_usable_params() */
   gchar *setup_failed;          /* the setup error last posted, for these caps */
   GPtrArray *device_allocs;
+  guint8 *luma8;                /* gst_cuda_video_filter_luma8's (CPU), at its first call */
 
   /* frames in flight, oldest first; the one transform() just submitted */
   GQueue inflight;
@@ -304,6 +307,7 @@ gst_cuda_video_filter_finalize (GObject * object)
   g_free (priv->settings_warned);
   g_clear_pointer (&priv->usable_params, g_bytes_unref);
   g_free (priv->setup_failed);
+  g_free (priv->luma8);
   g_mutex_clear (&priv->stats_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -944,6 +948,7 @@ free_per_caps (GstCudaVideoFilter * self)
   }
   g_ptr_array_set_size (priv->device_allocs, 0);
   priv->results_size = 0;
+  g_clear_pointer (&priv->luma8, g_free);
 }
 
 static gboolean
@@ -994,7 +999,7 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
   self->out_info = out_info;
   priv->in_device = on_gpu (self) && priv->context && gst_cuda_video_caps_are_device (incaps);
   priv->out_device = on_gpu (self) && priv->context && gst_cuda_video_caps_are_device (outcaps);
-  priv->in_planes = priv->out_planes = (1u << GST_VIDEO_MAX_PLANES) - 1;
+  priv->in_planes = priv->out_planes = GST_CUDA_VIDEO_ALL_PLANES;
   priv->results_size = 0;
   priv->warned_foreign = FALSE;
 
@@ -1436,7 +1441,11 @@ gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInput * luma
   const GstVideoFormatInfo *finfo = info->finfo;
 
   memset (luma, 0, sizeof (*luma));
-  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY16_LE) {
+  /* GRAY16_LE; P010_10LE (10 bits << 6, hardware decoders' HDR output) */
+  if ((GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo) || GST_VIDEO_FORMAT_INFO_IS_YUV (finfo))
+      && GST_VIDEO_FORMAT_INFO_IS_LE (finfo) && GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0) == 2
+      && GST_VIDEO_FORMAT_INFO_POFFSET (finfo, 0) == 0
+      && GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) + GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0) == 16) {
     luma->layout = GCV_LUMA_GRAY16LE;
     return TRUE;
   }
@@ -1457,6 +1466,144 @@ gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInput * luma
   }
   return FALSE;
 }
+
+/* How plane 0 of @info gives 8-bit luma: as it is (*@convert FALSE) or
+ * through gcv_luma16_to_8; FALSE, with @error, for formats without a luma
+ * plane of 8 or 16 bits. */
+static gboolean
+luma8_source (GstCudaVideoFilter * self, const GstVideoInfo * info, gboolean * convert, GError ** error)
+{
+  GcvLumaInput luma;
+
+  if (!gst_cuda_video_filter_luma_input (info, &luma) || luma.layout == GCV_LUMA_PACKED32) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "format %s has no 8- or 16-bit luma plane", GST_VIDEO_INFO_NAME (info));
+    return FALSE;
+  }
+  *convert = luma.layout == GCV_LUMA_GRAY16LE;
+  return TRUE;
+}
+
+gboolean
+gst_cuda_video_filter_luma8 (GstCudaVideoFilter * self, GstVideoFrame * frame, GcvPlane * luma,
+    GError ** error)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  gint w = GST_VIDEO_FRAME_WIDTH (frame), h = GST_VIDEO_FRAME_HEIGHT (frame);
+  GcvPlane src;
+  gboolean convert;
+  GcvError err;
+
+  gst_cuda_video_filter_frame_planes (frame, 1, &src);
+  if (!luma8_source (self, &frame->info, &convert, error))
+    return FALSE;
+  if (!convert) {
+    *luma = src;
+    return TRUE;
+  }
+  /* one frame at a time on the CPU: one plane for the caps */
+  if (priv->luma8 == NULL && (priv->luma8 = g_try_malloc ((gsize) w * h)) == NULL) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "out of host memory for %dx%d 8-bit luma", w, h);
+    return FALSE;
+  }
+  luma->data = priv->luma8;
+  luma->width = w;
+  luma->height = h;
+  luma->stride = w;
+  if (gcv_luma8_cpu (&src, luma, gst_cuda_video_filter_get_n_threads (self), &err) != GCV_OK)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
+}
+
+gboolean
+gst_cuda_video_filter_luma8_device (GstCudaVideoFilter * self, const GstCudaVideoDeviceFrame * frame,
+    GcvPlane * luma, GError ** error)
+{
+  Slot *slot = self->priv->current;
+  gint w = GST_VIDEO_INFO_WIDTH (frame->info), h = GST_VIDEO_INFO_HEIGHT (frame->info);
+  gboolean convert;
+  GcvError err;
+
+  if (!luma8_source (self, frame->info, &convert, error))
+    return FALSE;
+  if (!convert) {
+    *luma = frame->planes[0];
+    return TRUE;
+  }
+  /* the frame's own plane: readers of another stream (motionest's peers)
+   * may still copy it while the next frame is converted */
+  if (slot->luma8.data == NULL && !gst_cuda_video_filter_device_alloc (self, w, h, &slot->luma8, w, error))
+    return FALSE;
+  *luma = slot->luma8;
+  if (gcv_luma8_cuda (&frame->planes[0], luma, self->priv->streams[STREAM_COMPUTE], &err) != GCV_OK)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
+}
+
+/* The low bits of plane @p's 16-bit samples that @info's format keeps
+ * zero (P010_10LE: 6), with the samples per pixel; 0 when the plane has
+ * none (8-bit, full 16-bit or other layouts). */
+static gint
+plane_low_bits (const GstVideoInfo * info, guint p, gint * channels)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gint c, low_bits = 0;
+  GcvSampleType type;
+
+  if (gst_cuda_video_filter_plane_samples (info, p, &type, channels) < 0 || type != GCV_SAMPLE_U16
+      || !GST_VIDEO_FORMAT_INFO_IS_LE (finfo))
+    return 0;
+  for (c = 0; c < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    gint shift = (gint) GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+    if ((guint) GST_VIDEO_INFO_COMP_PLANE (info, c) != p)
+      continue;
+    /* every component of the plane a word with its value in the high bits */
+    if ((gint) GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) + shift != 16 || (low_bits > 0 && shift != low_bits))
+      return 0;
+    low_bits = shift;
+  }
+  return low_bits;
+}
+
+gboolean
+gst_cuda_video_filter_round_to_format (GstCudaVideoFilter * self, GstVideoFrame * frame, guint planes,
+    GError ** error)
+{
+  GcvPlane plane[GST_VIDEO_MAX_PLANES];
+  GcvError err;
+  guint p;
+
+  gst_cuda_video_filter_frame_planes (frame, GST_VIDEO_FRAME_N_PLANES (frame), plane);
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    gint channels, low_bits = plane_low_bits (&frame->info, p, &channels);
+    if (!(planes & (1u << p)) || low_bits == 0)
+      continue;
+    if (gcv_round_low_bits_cpu (&plane[p], channels, low_bits, gst_cuda_video_filter_get_n_threads (self),
+            &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_video_filter_round_to_format_device (GstCudaVideoFilter * self,
+    const GstCudaVideoDeviceFrame * frame, guint planes, GError ** error)
+{
+  GcvError err;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (frame->info); p++) {
+    gint channels, low_bits = plane_low_bits (frame->info, p, &channels);
+    if (!(planes & (1u << p)) || low_bits == 0 || frame->planes[p].data == NULL)
+      continue;
+    if (gcv_round_low_bits_cuda (&frame->planes[p], channels, low_bits, self->priv->streams[STREAM_COMPUTE],
+            &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+  }
+  return TRUE;
+}
+
 /* ---- helpers ---------------------------------------------------------------- */
 
 gint
@@ -1504,6 +1651,16 @@ gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * self, gsize row_bytes, 
   plane->width = width;
   plane->height = rows;
   return TRUE;
+}
+
+gint
+gst_cuda_video_filter_comp_offset (const GstVideoInfo * info, guint c)
+{
+  gint offset = (gint) GST_VIDEO_INFO_COMP_POFFSET (info, c);
+
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, c) > 8 && (offset & 1))
+    offset *= 2;
+  return offset;
 }
 
 gint
@@ -1567,7 +1724,7 @@ component_of (const GstVideoInfo * info, guint c, guint8 * plane_data, gsize str
 {
   const GstVideoFormatInfo *finfo = info->finfo;
 
-  comp->data = plane_data + GST_VIDEO_INFO_COMP_POFFSET (info, c);
+  comp->data = plane_data + gst_cuda_video_filter_comp_offset (info, c);
   comp->stride = stride;
   comp->pixel_stride = GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
   comp->width = GST_VIDEO_INFO_COMP_WIDTH (info, c);
@@ -1575,6 +1732,7 @@ component_of (const GstVideoInfo * info, guint c, guint8 * plane_data, gsize str
   comp->x_shift = finfo->w_sub[c];
   comp->y_shift = finfo->h_sub[c];
   comp->depth16 = finfo->depth[c] > 8;
+  comp->low_bits = comp->depth16 && finfo->depth[c] + finfo->shift[c] == 16 ? finfo->shift[c] : 0;
 }
 
 void

@@ -220,6 +220,9 @@ gboolean gst_cuda_video_filter_peer_join (GstCudaVideoFilter * filter, GstCudaVi
 gboolean gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * filter, gsize row_bytes, guint rows,
     GcvPlane * plane, gint width, GError ** error);
 
+/* Plane masks (bit p = plane p): every plane of a frame. */
+#define GST_CUDA_VIDEO_ALL_PLANES ((1u << GST_VIDEO_MAX_PLANES) - 1)
+
 /* For setup (CUDA backend): the planes of the input and of the output
  * (bit p = plane p) the device frames carry; the others are neither
  * uploaded nor downloaded.  Default: every plane. */
@@ -262,6 +265,12 @@ gboolean gst_cuda_video_filter_paint_mask_device (GstCudaVideoFilter * filter,
 gboolean gst_cuda_video_filter_copy_device_frame (GstCudaVideoFilter * filter,
     const GstCudaVideoDeviceFrame * src, GstCudaVideoDeviceFrame * dst, GError ** error);
 
+/* The byte offset of component @c in its pixel: GST_VIDEO_INFO_COMP_POFFSET,
+ * except that GStreamer 1.22 gives the V of P010_10LE (and P012_LE,
+ * P016_LE) the offset 1, counting 16-bit samples where every other format
+ * counts bytes (V is bytes 2 and 3 of each UV pair): the odd offset of a
+ * component deeper than 8 bits is taken as samples. */
+gint gst_cuda_video_filter_comp_offset (const GstVideoInfo * info, guint c);
 /* The first component stored in plane @plane of @info, or -1. */
 gint gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint plane);
 /* The samples of plane @plane: @type U16 for components deeper than 8 bits,
@@ -303,9 +312,38 @@ GstCaps *gst_cuda_video_filter_size_caps (GstBaseTransform * trans, GstPadDirect
     GstCaps * caps, GstCaps * filter, gint width, gint height, gboolean free_par);
 
 /* How to read luma from plane 0 of @info: GRAY8 and the 8-bit YUV formats
- * (Y as is), GRAY16_LE, and RGB with 4 bytes per pixel in one plane (RGBA,
- * BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR).  FALSE for other formats. */
+ * (Y as is), 16-bit little-endian words with the value in the high bits
+ * (GRAY16_LE, P010_10LE: GCV_LUMA_GRAY16LE), and RGB with 4 bytes per pixel
+ * in one plane (RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR).  FALSE
+ * for other formats. */
 gboolean gst_cuda_video_filter_luma_input (const GstVideoInfo * info, GcvLumaInput * luma);
+
+/* For elements that work on 8-bit luma (motionest, vcm), CPU backend: plane
+ * 0 of @frame as 8-bit luma.  8-bit formats give the plane itself; 16-bit
+ * luma (P010_10LE) is converted, gcv_luma16_to_8 of depth.h: (v + 128) /
+ * 257, into host memory of the base class (allocated at the first call of
+ * the caps) that stays valid until the next call.  FALSE, with @error, for
+ * formats without such a luma plane or when memory runs out. */
+gboolean gst_cuda_video_filter_luma8 (GstCudaVideoFilter * filter, GstVideoFrame * frame, GcvPlane * luma,
+    GError ** error);
+/* The same in process_device*: the conversion is queued on the element's
+ * stream into a device plane of the frame in flight (allocated at its
+ * first call), valid until the frame completes. */
+gboolean gst_cuda_video_filter_luma8_device (GstCudaVideoFilter * filter,
+    const GstCudaVideoDeviceFrame * frame, GcvPlane * luma, GError ** error);
+
+/* For elements that compute 16-bit samples (bsplinescale, conv3d): rounds
+ * every sample of the planes in @planes (bit p = plane p) of a format that
+ * keeps low bits of its 16-bit words zero (P010_10LE: the 10-bit value <<
+ * 6) to the nearest code of the format, gcv_round_low_bits of depth.h:
+ * min (v + 32, 65535) & 0xffc0 for P010.  Other formats and planes are
+ * left as they are.  CPU backend, on the mapped output frame. */
+gboolean gst_cuda_video_filter_round_to_format (GstCudaVideoFilter * filter, GstVideoFrame * frame,
+    guint planes, GError ** error);
+/* The same in process_device / a render on the device, queued on the
+ * element's stream. */
+gboolean gst_cuda_video_filter_round_to_format_device (GstCudaVideoFilter * filter,
+    const GstCudaVideoDeviceFrame * frame, guint planes, GError ** error);
 
 /* Turns a backend error into a GError in GST_RESOURCE_ERROR, keeping the
  * message; returns FALSE for use in return statements. */

@@ -26,6 +26,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "canny.h"
+#include "depth.h"
 #include "gcv-cuda-check.h"
 
 #include <new>
@@ -70,8 +71,7 @@ load_luma (const uint8_t * __restrict__ in, size_t pitch, int x, int y, int ro, 
   if (LAYOUT == GCV_LUMA_GRAY8) {
     return __ldg (row + x);
   } else if (LAYOUT == GCV_LUMA_GRAY16LE) {
-    unsigned v = __ldg ((const unsigned short *) row + x);
-    return (uint8_t) ((v + 128u) / 257u);
+    return gcv_luma16_to_8 (__ldg ((const unsigned short *) row + x));
   } else {
     unsigned px = __ldg ((const unsigned int *) row + x);   /* byte i of memory = bits 8i.. */
     unsigned r = (px >> (8 * ro)) & 0xffu, g = (px >> (8 * go)) & 0xffu, b = (px >> (8 * bo)) & 0xffu;

@@ -10,6 +10,7 @@
 #include "bsplinescale.h"
 #include "canny.h"
 #include "conv3d.h"
+#include "depth.h"
 #include "dibr.h"
 #include "gcv-image.h"
 #include "motionest.h"
@@ -268,6 +269,20 @@ gcv_conv3d_cuda_reset (GcvConv3dCuda * ctx)
 void
 gcv_conv3d_cuda_free (GcvConv3dCuda * ctx)
 {
+}
+
+GcvStatus
+gcv_luma8_cuda (const GcvPlane * src, const GcvPlane * dst, void *stream, GcvError * err)
+{
+  gcv_cuda_unavailable (err);
+  return GCV_ERROR_NO_DEVICE;
+}
+
+GcvStatus
+gcv_round_low_bits_cuda (const GcvPlane * plane, int channels, int low_bits, void *stream, GcvError * err)
+{
+  gcv_cuda_unavailable (err);
+  return GCV_ERROR_NO_DEVICE;
 }
 
 GcvDibrCuda *

@@ -20,7 +20,7 @@ constexpr int MAX_SHIFT = 15;
 /* One thread per component sample (x, y): tests the (1 << xs) x (1 << ys)
  * mask pixels the sample covers, clipped to the mask, and when one has
  * (m & bits) != 0 blends value into the sample's 1 (or, depth16, 2
- * little-endian) bytes in place.
+ * little-endian, rounded to keep low_bits low bits zero) bytes in place.
  * Layout: sample (x, y) at comp + y * comp_stride + x * pixel_stride; the
  * other bytes of the row (other components of interleaved pixels, padding)
  * are neither read nor written.  Mask pixel (mx, my) at mask + my *
@@ -30,14 +30,15 @@ constexpr int MAX_SHIFT = 15;
  * No shared memory: a mask byte is read by one sample only. */
 __global__ void __launch_bounds__ (BLOCK_W * BLOCK_H)
 overlay_component_kernel (uint8_t * __restrict__ comp, size_t comp_stride, int pixel_stride, int w, int h,
-    int xs, int ys, int depth16, const uint8_t * __restrict__ mask, size_t mask_stride, int mask_w,
-    int mask_h, uint8_t bits, uint8_t value, uint8_t alpha)
+    int xs, int ys, int depth16, int low_bits, const uint8_t * __restrict__ mask, size_t mask_stride,
+    int mask_w, int mask_h, uint8_t bits, uint8_t value, uint8_t alpha)
 {
   int x = blockIdx.x * BLOCK_W + threadIdx.x, y = blockIdx.y * BLOCK_H + threadIdx.y;
   if (x >= w || y >= h)
     return;
   if (gcv_overlay_covered (mask, mask_stride, mask_w, mask_h, x, y, xs, ys, bits))
-    gcv_overlay_blend (comp + (size_t) y * comp_stride + (size_t) x * pixel_stride, depth16, value, alpha);
+    gcv_overlay_blend (comp + (size_t) y * comp_stride + (size_t) x * pixel_stride, depth16, low_bits, value,
+        alpha);
 }
 
 /* Samples from n on cover no mask pixel: ceil (mask_size / 2^shift),
@@ -61,10 +62,12 @@ gcv_overlay_cuda_component (const GcvComponent * comp, const GcvPlane * mask, ui
   }
   if (comp->width < 0 || comp->height < 0 || mask->width < 0 || mask->height < 0
       || comp->pixel_stride < (comp->depth16 ? 2 : 1) || comp->x_shift < 0 || comp->x_shift > MAX_SHIFT
-      || comp->y_shift < 0 || comp->y_shift > MAX_SHIFT) {
+      || comp->y_shift < 0 || comp->y_shift > MAX_SHIFT || comp->low_bits < 0
+      || comp->low_bits > (comp->depth16 ? GCV_DEPTH_MAX_LOW_BITS : 0)) {
     gcv_error_set (err, GCV_ERROR_INVALID, "overlay: unsupported component %dx%d (pixel stride %d, %d-bit, "
-        "shifts %d, %d; shifts 0 .. %d) or mask %dx%d", comp->width, comp->height, comp->pixel_stride,
-        comp->depth16 ? 16 : 8, comp->x_shift, comp->y_shift, MAX_SHIFT, mask->width, mask->height);
+        "%d low bits zero, shifts %d, %d; shifts 0 .. %d) or mask %dx%d", comp->width, comp->height,
+        comp->pixel_stride, comp->depth16 ? 16 : 8, comp->low_bits, comp->x_shift, comp->y_shift, MAX_SHIFT,
+        mask->width, mask->height);
     return GCV_ERROR_INVALID;
   }
   const int w = painted_extent (comp->width, mask->width, comp->x_shift);
@@ -82,7 +85,7 @@ gcv_overlay_cuda_component (const GcvComponent * comp, const GcvPlane * mask, ui
     return GCV_ERROR_INVALID;
   }
   overlay_component_kernel <<<grid, block, 0, (cudaStream_t) stream>>> (comp->data, comp->stride,
-      comp->pixel_stride, w, h, comp->x_shift, comp->y_shift, comp->depth16,
+      comp->pixel_stride, w, h, comp->x_shift, comp->y_shift, comp->depth16, comp->low_bits,
       (const uint8_t *) mask->data, mask->stride, mask->width, mask->height, mask_bits, value, alpha);
   GCV_CUDA_LAUNCHED (err, "overlay: component kernel launch");
   return GCV_OK;

@@ -1,15 +1,17 @@
 /* gst-cuda-video: algorithm tests of the overlay painter's CPU side
  * (cpu/overlay.c), no GStreamer, no GPU.
  *
- *  1. the blend on literal numbers: 8- and 16-bit samples, alpha 0, 1, 128,
- *     254, 255, the rounding at both ends;
+ *  1. the blend on literal numbers: 8- and 16-bit samples, 16-bit ones
+ *     rounded to P010's 10-bit codes too, alpha 0, 1, 128, 254, 255, the
+ *     rounding at both ends;
  *  2. coverage on a 3x5 mask with one marked pixel at each place, shifts 1/1
  *     and 0/0: exactly the sample that covers it is painted; a mark whose
  *     bits miss mask_bits (or mask_bits 0) paints nothing;
  *  3. gcv_overlay_component_bits against the independent reference below on
  *     every case of overlay_params_all (odd and even masks, 1x1 to 641x481,
  *     component sizes ceil / floor / past the mask, shifts, pixel strides 1
- *     to 8, 8 and 16 bits, alpha, mask bits; random frames with the
+ *     to 8, 8 and 16 bits, 6 low bits zero or not, alpha, mask bits; random
+ *     frames with the
  *     component inside larger interleaved rows, padded strides), compared on
  *     the whole frame buffer; and gcv_overlay_component equal to _bits with
  *     mask_bits 0xff.
@@ -37,10 +39,21 @@ ref_blend (uint32_t in, uint32_t value, uint32_t alpha)
   return num / 255 + (num % 255 >= 128 ? 1 : 0);
 }
 
+/* v to the nearest multiple of 2^low_bits, ties up, at most the largest
+ * such multiple below 65536 (P010: 65472) */
+static uint32_t
+ref_round_low_bits (uint32_t v, int low_bits)
+{
+  uint32_t step = 1u << low_bits, r = (v + step / 2) / step * step;
+
+  return low_bits == 0 ? v : r > 65535 ? 65536 - step : r;
+}
+
 /* Paints c's component in `frame` (a copy of c->frame, same stride): walks
  * the mask, not the component, marking the sample each selected mask pixel
  * falls in (mx >> x_shift, my >> y_shift), then blends every marked sample.
- * No special case for alpha 0 (the blend gives the input back). */
+ * Alpha 0 paints nothing, as the contract says (the blend gives the input
+ * back, but the rounding to P010's codes would not). */
 static void
 ref_paint (const OverlayCase * c, uint8_t * frame)
 {
@@ -61,6 +74,8 @@ ref_paint (const OverlayCase * c, uint8_t * frame)
         continue;
       if (p->depth16) {
         uint32_t o = ref_blend (s[0] + 256u * s[1], c->value * 0x101u, p->alpha);
+        if (p->alpha != 0)
+          o = ref_round_low_bits (o, p->low_bits);
         s[0] = (uint8_t) (o % 256);
         s[1] = (uint8_t) (o / 256);
       } else {
@@ -76,15 +91,19 @@ static void
 test_blend_literals (void)
 {
   static const struct {
-    int depth16;
+    int depth16, low_bits;
     uint32_t in;
     uint8_t value, alpha;
     uint32_t expect;
   } t[] = {
-    { 0, 100, 200, 128, 150 }, { 0, 0, 255, 1, 1 }, { 0, 255, 0, 1, 254 }, { 0, 200, 100, 254, 100 },
-    { 0, 77, 33, 0, 77 }, { 0, 9, 240, 255, 240 },
-    { 1, 0x1234, 0x80, 1, 0x12a3 }, { 1, 0, 0xab, 255, 0xabab }, { 1, 0xffff, 0, 128, 0x7f7f },
-    { 1, 0xbeef, 9, 0, 0xbeef },
+    { 0, 0, 100, 200, 128, 150 }, { 0, 0, 0, 255, 1, 1 }, { 0, 0, 255, 0, 1, 254 },
+    { 0, 0, 200, 100, 254, 100 }, { 0, 0, 77, 33, 0, 77 }, { 0, 0, 9, 240, 255, 240 },
+    { 1, 0, 0x1234, 0x80, 1, 0x12a3 }, { 1, 0, 0, 0xab, 255, 0xabab }, { 1, 0, 0xffff, 0, 128, 0x7f7f },
+    { 1, 0, 0xbeef, 9, 0, 0xbeef },
+    /* P010: the blend rounded to the nearest 10-bit code, ties up; white
+     * saturates at 1023 << 6 */
+    { 1, 6, 0x1234, 0x80, 1, 0x12c0 }, { 1, 6, 0, 0xab, 255, 0xabc0 }, { 1, 6, 0xffff, 0, 128, 0x7f80 },
+    { 1, 6, 0, 0xff, 255, 0xffc0 }, { 1, 6, 0x0fc0, 0x10, 128, 0x1000 },
   };
   uint8_t mark = 0xff;
   GcvPlane mask = { &mark, 1, 1, 1 };
@@ -92,17 +111,18 @@ test_blend_literals (void)
   for (size_t i = 0; i < sizeof (t) / sizeof (t[0]); i++) {
     /* a 1x1 component in the middle of a 4-byte pixel */
     uint8_t px[4] = { 0x5a, (uint8_t) (t[i].in & 0xff), (uint8_t) (t[i].in >> 8), 0xa5 };
-    GcvComponent comp = { px + 1, 4, 4, 1, 1, 0, 0, t[i].depth16 };
+    GcvComponent comp = { px + 1, 4, 4, 1, 1, 0, 0, t[i].depth16, t[i].low_bits };
     uint32_t got, ref;
 
     if (!t[i].depth16)
       px[2] = 0x3c;
     gcv_overlay_component (&comp, &mask, t[i].value, t[i].alpha);
     got = t[i].depth16 ? px[1] | ((uint32_t) px[2] << 8) : px[1];
-    ref = ref_blend (t[i].in, t[i].depth16 ? t[i].value * 257u : t[i].value, t[i].alpha);
-    GCV_TEST_CHECK (got == t[i].expect && ref == t[i].expect, "blend %d-bit in %u value %u alpha %u: "
-        "got %u, reference %u, expected %u", t[i].depth16 ? 16 : 8, t[i].in, t[i].value, t[i].alpha, got,
-        ref, t[i].expect);
+    ref = ref_round_low_bits (ref_blend (t[i].in, t[i].depth16 ? t[i].value * 257u : t[i].value, t[i].alpha),
+        t[i].low_bits);
+    GCV_TEST_CHECK (got == t[i].expect && ref == t[i].expect, "blend %d-bit (%d low bits zero) in %u value %u "
+        "alpha %u: got %u, reference %u, expected %u", t[i].depth16 ? 16 : 8, t[i].low_bits, t[i].in,
+        t[i].value, t[i].alpha, got, ref, t[i].expect);
     GCV_TEST_CHECK (px[0] == 0x5a && px[3] == 0xa5 && (t[i].depth16 || px[2] == 0x3c),
         "blend %d-bit in %u: a byte beside the sample changed", t[i].depth16 ? 16 : 8, t[i].in);
   }

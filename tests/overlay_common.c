@@ -61,13 +61,15 @@ overlay_params_all (int *n)
           pairs[np][0] = cws[1];
           pairs[np++][1] = chs[1];
         }
+        /* depth 0: 8 bits; 1: 16 (GRAY16); 2: 16 keeping 6 low bits zero (P010) */
         for (int s = 0; s < np; s++)
-          for (int d16 = 0; d16 <= 1; d16++)
+          for (int depth = 0; depth <= 2; depth++)
             for (size_t ps = 0; ps < sizeof (pixel_strides) / sizeof (pixel_strides[0]); ps++)
               for (size_t a = 0; a < sizeof (alphas); a++)
                 for (size_t b = 0; b < sizeof (bit_sets); b++) {
+                  int d16 = depth > 0;
                   OverlayParams p = { mw, mh, pairs[s][0], pairs[s][1], pixel_strides[ps], xs, ys, d16,
-                    alphas[a], bit_sets[b]
+                    depth == 2 ? 6 : 0, alphas[a], bit_sets[b]
                   };
                   if (d16 && p.pixel_stride < 2)
                     continue;
@@ -121,6 +123,7 @@ overlay_case_make (const OverlayParams * p, uint32_t seed, OverlayCase * c)
   c->comp.x_shift = p->x_shift;
   c->comp.y_shift = p->y_shift;
   c->comp.depth16 = p->depth16;
+  c->comp.low_bits = p->low_bits;
 
   mask_stride = (size_t) p->mask_w + mask_pads[gcv_test_rand (&st) % 3];
   c->mask.width = p->mask_w;
@@ -147,10 +150,11 @@ overlay_case_make (const OverlayParams * p, uint32_t seed, OverlayCase * c)
   c->value = (uint8_t) (gcv_test_rand (&st) >> 24);
 
   snprintf (c->name, sizeof (c->name), "mask %dx%d (stride %zu, density %u/256), component %dx%d, "
-      "shifts %d/%d, %d-bit, pixel stride %d, byte %d, row %d bytes from byte %zu (stride %zu, %d rows), "
-      "value %d, alpha %d, mask bits 0x%02x", p->mask_w, p->mask_h, mask_stride, density, p->comp_w,
-      p->comp_h, p->x_shift, p->y_shift, p->depth16 ? 16 : 8, p->pixel_stride, c->offset, c->frame.width,
-      c->lead, c->frame.stride, c->frame.height, c->value, p->alpha, p->mask_bits);
+      "shifts %d/%d, %d-bit (%d low bits zero), pixel stride %d, byte %d, row %d bytes from byte %zu "
+      "(stride %zu, %d rows), value %d, alpha %d, mask bits 0x%02x", p->mask_w, p->mask_h, mask_stride,
+      density, p->comp_w, p->comp_h, p->x_shift, p->y_shift, p->depth16 ? 16 : 8, p->low_bits,
+      p->pixel_stride, c->offset, c->frame.width, c->lead, c->frame.stride, c->frame.height, c->value,
+      p->alpha, p->mask_bits);
 }
 
 void

@@ -17,7 +17,7 @@
 typedef struct {
   int mask_w, mask_h;
   int comp_w, comp_h;
-  int pixel_stride, x_shift, y_shift, depth16;
+  int pixel_stride, x_shift, y_shift, depth16, low_bits;
   uint8_t alpha, mask_bits;
 } OverlayParams;
 
@@ -25,8 +25,9 @@ typedef struct {
  * y_shift 0 / 1; component sizes ceil and floor of the mask size / 2^shift
  * and, for the small masks, ceil + 1 (samples past the mask's edge), each
  * size once (a floor of 0 gives an empty component); pixel_stride 1, 2, 3,
- * 4, 8 with 8-bit and 2, 3, 4, 8 with 16-bit samples; alpha 0, 1, 128, 255;
- * mask_bits 0xff, 0x01, 0x02.  malloc'd, *n entries. */
+ * 4, 8 with 8-bit and 2, 3, 4, 8 with 16-bit samples, these with low_bits
+ * 0 (GRAY16) and 6 (P010); alpha 0, 1, 128, 255; mask_bits 0xff, 0x01,
+ * 0x02.  malloc'd, *n entries. */
 OverlayParams *overlay_params_all (int *n);
 
 /* A case's buffers.  frame: frame.height rows (the component's, sometimes

@@ -8,13 +8,13 @@
  * gcv_test_gpu_policy).  Covers every case of overlay_params_all (masks 1x1,
  * 3x5, 6x4 and 641x481, component sizes ceil / floor of mask / 2^shift and
  * past the mask, shifts 0/1, pixel strides 1, 2, 3, 4, 8, 8- and 16-bit
- * samples, alpha 0/1/128/255, mask bits 0xff/0x01/0x02) with random frames
- * whose component is one byte (or two) of larger interleaved pixels inside
- * padded rows: device frames and masks from cudaMallocPitch (padding 0xcd,
- * which must survive) or with the host's stride and its garbage padding
- * (mask padding 0xff, which would paint if read); several paintings of one
- * frame queued on the stream before one synchronisation; and the refused
- * arguments.
+ * samples, 16-bit ones also rounded to P010's codes, alpha 0/1/128/255,
+ * mask bits 0xff/0x01/0x02) with random frames whose component is one byte
+ * (or two) of larger interleaved pixels inside padded rows: device frames
+ * and masks from cudaMallocPitch (padding 0xcd, which must survive) or
+ * with the host's stride and its garbage padding (mask padding 0xff, which
+ * would paint if read); several paintings of one frame queued on the stream
+ * before one synchronisation; and the refused arguments.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -94,19 +94,22 @@ test_case (const OverlayParams * p, int i)
 }
 
 /* The use of the elements: every component of a frame painted (RGBA 8-bit
- * with three mask layers, then a 16-bit 4:2:0-like chroma pair) by calls
- * queued on one stream, one synchronisation at the end. */
+ * with three mask layers, then a 16-bit 4:2:0-like chroma pair, then the
+ * same as P010 keeps it) by calls queued on one stream, one
+ * synchronisation at the end. */
 static void
 test_queued (void)
 {
   static const struct {
-    int pixel_stride, offset, x_shift, y_shift, depth16;
+    int pixel_stride, offset, x_shift, y_shift, depth16, low_bits;
     uint8_t mask_bits, value, alpha;
   } paint[] = {
-    { 4, 0, 0, 0, 0, 0x01, 255, 255 }, { 4, 1, 0, 0, 0, 0x02, 0, 128 }, { 4, 2, 0, 0, 0, 0xff, 17, 1 },
-    { 4, 0, 1, 1, 1, 0x01, 240, 200 }, { 4, 2, 1, 1, 1, 0x02, 16, 255 },
+    { 4, 0, 0, 0, 0, 0, 0x01, 255, 255 }, { 4, 1, 0, 0, 0, 0, 0x02, 0, 128 },
+    { 4, 2, 0, 0, 0, 0, 0xff, 17, 1 }, { 4, 0, 1, 1, 1, 0, 0x01, 240, 200 },
+    { 4, 2, 1, 1, 1, 0, 0x02, 16, 255 }, { 4, 0, 1, 1, 1, 6, 0x02, 90, 255 },
+    { 4, 2, 1, 1, 1, 6, 0x01, 240, 77 },
   };
-  OverlayParams p = { 641, 481, 641, 481, 4, 0, 0, 0, 255, 0xff };
+  OverlayParams p = { 641, 481, 641, 481, 4, 0, 0, 0, 0, 255, 0xff };
   OverlayCase c;
   GcvPlane dev_frame, dev_mask;
   uint8_t *want;
@@ -126,6 +129,7 @@ test_queued (void)
       comp.x_shift = paint[k].x_shift;
       comp.y_shift = paint[k].y_shift;
       comp.depth16 = paint[k].depth16;
+      comp.low_bits = paint[k].low_bits;
       comp.width = (p.comp_w + (1 << comp.x_shift) - 1) >> comp.x_shift;
       comp.height = (p.comp_h + (1 << comp.y_shift) - 1) >> comp.y_shift;
       comp.data = want + c.lead + paint[k].offset;
@@ -144,7 +148,7 @@ test_queued (void)
     c.offset = 0;
     c.p.comp_w = 0;
     if (ok)
-      check_device_frame (&c, "CUDA vs CPU, five paintings queued", &dev_frame, 1, want);
+      check_device_frame (&c, "CUDA vs CPU, seven paintings queued", &dev_frame, 1, want);
   }
   gcv_cuda_free (dev_frame.data);
   gcv_cuda_free (dev_mask.data);
@@ -186,6 +190,9 @@ test_arguments (void)
       { { &dummy, 8, 2, -1, 4, 0, 0, 0 }, 4, 4, "width -1" },
       { { &dummy, 8, 2, 4, 4, 0, 0, 0 }, -4, 4, "mask width -4" },
       { { &dummy, 8, 2, 4, 600000, 0, 0, 0 }, 4, 600000, "600000 rows to paint" },
+      { { &dummy, 8, 2, 4, 4, 0, 0, 1, 16 }, 4, 4, "16 low bits zero" },
+      { { &dummy, 8, 2, 4, 4, 0, 0, 1, -1 }, 4, 4, "-1 low bits zero" },
+      { { &dummy, 8, 2, 4, 4, 0, 0, 0, 6 }, 4, 4, "low bits zero of 8-bit samples" },
     };
     for (size_t i = 0; i < sizeof (t) / sizeof (t[0]); i++) {
       GcvPlane m = { &dummy, t[i].mask_w, t[i].mask_h, 4 };

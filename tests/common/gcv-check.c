@@ -146,6 +146,16 @@ img_n_comps (const Img * im)
   return (gint) GST_VIDEO_INFO_N_COMPONENTS (&im->info);
 }
 
+gint
+comp_byte_offset (const GstVideoInfo * info, gint c)
+{
+  /* P010: U in bytes 0-1, V in bytes 2-3 of each UV pair (GStreamer 1.22's
+   * poffset of V says 1) */
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_P010_10LE)
+    return c == GST_VIDEO_COMP_V ? 2 : 0;
+  return (gint) GST_VIDEO_INFO_COMP_POFFSET (info, c);
+}
+
 guint8 *
 img_comp_ptr (const Img * im, gint c, gint x, gint y)
 {
@@ -155,7 +165,7 @@ img_comp_ptr (const Img * im, gint c, gint x, gint y)
   return im->data + GST_VIDEO_INFO_PLANE_OFFSET (info, p) +
       (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (info, p) +
       (gsize) x * GST_VIDEO_INFO_COMP_PSTRIDE (info, c) +
-      GST_VIDEO_INFO_COMP_POFFSET (info, c);
+      comp_byte_offset (info, c);
 }
 
 guint
@@ -175,6 +185,41 @@ img_set (Img * im, gint c, gint x, gint y, guint v)
     GST_WRITE_UINT16_LE (p, v);
   else
     *p = v;
+}
+
+guint
+p010_round (guint v)
+{
+  guint code = (v + 32) / 64;
+
+  return MIN (code, 1023) << 6;
+}
+
+Img *
+img_comp_gray16 (const Img * im, gint c)
+{
+  gint w = GST_VIDEO_INFO_COMP_WIDTH (&im->info, c);
+  gint h = GST_VIDEO_INFO_COMP_HEIGHT (&im->info, c), x, y;
+  Img *g = img_new (GST_VIDEO_FORMAT_GRAY16_LE, w, h);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      img_set (g, 0, x, y, img_get (im, c, x, y));
+  return g;
+}
+
+void
+img_p010_low_bits (Img * im, guint32 seed)
+{
+  gint c, x, y;
+
+  fail_unless (img_format (im) == GST_VIDEO_FORMAT_P010_10LE);
+  rng_seed (seed);
+  for (c = 0; c < img_n_comps (im); c++)
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&im->info, c); y++)
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&im->info, c); x++)
+        if (rng_next () % 3 == 0)
+          img_set (im, c, x, y, (img_get (im, c, x, y) & 0xffc0) | rng_range (1, 63));
 }
 
 gboolean
@@ -731,6 +776,14 @@ img_from_test_photo_t (GstVideoFormat fmt, gint w, gint h, gint which,
           v = gcv_test_luma_rgb (r, g, b);
           if (fmt == GST_VIDEO_FORMAT_GRAY16_LE)
             v = CLAMP (v * 257 + rng_range (-128, 128), 0, 65535);
+        } else if (fmt == GST_VIDEO_FORMAT_P010_10LE) {
+          if (c == 0)
+            v = ((66 * r + 129 * g + 25 * b + 32) >> 6) + 64;
+          else if (c == 1)
+            v = ((-38 * r - 74 * g + 112 * b + 32) >> 6) + 512;
+          else
+            v = ((112 * r - 94 * g - 18 * b + 32) >> 6) + 512;
+          v <<= 6;
         } else if (c == 0) {
           v = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
         } else if (c == 1) {

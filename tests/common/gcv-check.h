@@ -71,11 +71,26 @@ gint img_w (const Img * im);
 gint img_h (const Img * im);
 GstVideoFormat img_format (const Img * im);
 gint img_n_comps (const Img * im);
+/* the byte offset of component c in its pixel (P010's V: 2, where
+ * GStreamer 1.22's poffset says 1) */
+gint comp_byte_offset (const GstVideoInfo * info, gint c);
 guint8 *img_comp_ptr (const Img * im, gint c, gint x, gint y);
 /* component c at (x, y) in component coordinates (16-bit ones little
  * endian) */
 guint img_get (const Img * im, gint c, gint x, gint y);
 void img_set (Img * im, gint c, gint x, gint y, guint v);
+
+/* A computed 16-bit word as P010 keeps it, the contract's rounding written
+ * for the tests: the nearest 10-bit code (ties up), at most 1023, in the
+ * high bits. */
+guint p010_round (guint v);
+
+/* Component c of @im as a GRAY16_LE frame of the component's size (its
+ * 16-bit words as they are). */
+Img *img_comp_gray16 (const Img * im, gint c);
+/* P010 as general input has it: pseudo-random low 6 bits (@seed) that are
+ * not zero in about a third of the words of every component. */
+void img_p010_low_bits (Img * im, guint32 seed);
 
 gboolean format_is_rgb (GstVideoFormat fmt);
 gboolean format_is_gray (GstVideoFormat fmt);
@@ -207,8 +222,10 @@ const GcvTestImage *test_photo (gint i);
 /* A w x h frame of fmt cut out of photo @which at (x0, y0) (tiling it when
  * the frame is larger): RGB components straight from the photo, alpha a
  * mix of the colour, the position and @t (a frame index; 0 for a single
- * frame), Y'CbCr BT.601 of the pixel each (subsampled) sample sits on,
- * GRAY16 the luma * 257 with pseudo-random low bits.  Every other byte
+ * frame), Y'CbCr BT.601 of the pixel each (subsampled) sample sits on
+ * (10-bit P010 samples from the same matrix with two more bits, shifted to
+ * the high bits as decoders give them), GRAY16 the luma * 257 with
+ * pseudo-random low bits.  Every other byte
  * (row padding, the x of RGBx) is pseudo-random. */
 Img *img_from_test_photo_t (GstVideoFormat fmt, gint w, gint h, gint which,
     gint x0, gint y0, gint t, guint32 seed);

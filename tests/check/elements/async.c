@@ -552,6 +552,11 @@ static const CapsCase caps_cases[] = {
       "C:RGBA:56x28"},
   {CANNY, "mode", "overlay", NULL, GST_VIDEO_FORMAT_I420, 48, 32,
       "C:I420:48x32"},
+  /* a stream turning 10-bit (HDR) */
+  {CANNY, "mode", "overlay", NULL, GST_VIDEO_FORMAT_P010_10LE, 48, 32,
+      "C:P010_10LE:48x32"},
+  {BSPLINE, NULL, NULL, "video/x-raw,width=56", GST_VIDEO_FORMAT_P010_10LE,
+      40, 20, "C:P010_10LE:56x28"},
 };
 
 static GPtrArray *

@@ -41,10 +41,10 @@ static const gchar *const element_names[] = { "cpubsplinescale",
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
-  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B,
-  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_ARGB,
-  GST_VIDEO_FORMAT_ABGR,
+  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE,
+  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGBA,
+  GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
 };
 
 #define N_FORMATS G_N_ELEMENTS (all_formats)
@@ -65,8 +65,12 @@ const_value (GstVideoFormat fmt, gint c)
   static const guint v8[] = { 93, 200, 31, 17 };
   if (fmt == GST_VIDEO_FORMAT_GRAY16_LE)
     return 51234;
+  /* P010: 10-bit codes in the high bits */
+  if (fmt == GST_VIDEO_FORMAT_P010_10LE)
+    return (v8[c] * 4 + c) << 6;
   return v8[c];
 }
+
 
 static Img *
 img_constant (GstVideoFormat fmt, gint w, gint h, guint32 seed)
@@ -107,7 +111,8 @@ method_from_nick (const gchar * nick)
 
 /* @in scaled to ow x oh by gcv_scale_cpu_process, plane by plane: the
  * channels of a plane are its pixel stride over the sample size (RGBA 4,
- * NV12's UV 2), chroma planes at their own size. */
+ * NV12's and P010's UV 2), chroma planes at their own size; P010's words
+ * then rounded to 10-bit codes. */
 static Img *
 ref_scale (const Img * in, gint ow, gint oh, const Params * prm)
 {
@@ -146,6 +151,13 @@ ref_scale (const Img * in, gint ow, gint oh, const Params * prm)
     fail_unless (gcv_scale_cpu_process (ctx, &params, &ip, &op, 0,
             &err) == GCV_OK, "gcv_scale_cpu_process: %s", err.message);
     gcv_scale_cpu_free (ctx);
+  }
+  if (img_format (in) == GST_VIDEO_FORMAT_P010_10LE) {
+    gint c, x, y;
+    for (c = 0; c < img_n_comps (out); c++)
+      for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&out->info, c); y++)
+        for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&out->info, c); x++)
+          img_set (out, c, x, y, p010_round (img_get (out, c, x, y)));
   }
   return out;
 }
@@ -1277,6 +1289,73 @@ GST_START_TEST (test_cpu_cuda_identical)
 
 GST_END_TEST;
 
+/* P010 by another route: its Y, U and V, each a GRAY16_LE frame of its own
+ * size (the 16-bit words as they are, low bits that are not zero
+ * included), scaled by the element to the P010 output's plane sizes, then
+ * rounded to 10-bit codes, must be the P010 output: every plane scaled, U
+ * and V each on its own, chroma at its own size, the words rounded once. */
+GST_START_TEST (test_p010_by_gray16)
+{
+  const gchar *name = element_names[__i__];
+  static const gint sizes[][4] = { {641, 481, 320, 241}, {111, 30, 222, 61},
+  {2, 2, 1, 1}, {1, 1, 5, 3}
+  };
+  guint s, m;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    gint iw = sizes[s][0], ih = sizes[s][1], ow = sizes[s][2], oh = sizes[s][3];
+    Img *in = img_from_test_photo (GST_VIDEO_FORMAT_P010_10LE, iw, ih, s,
+        33 * s, 20, 400 + s);
+    gint c, x, y;
+
+    img_p010_low_bits (in, 77 + s);
+    for (m = 0; m < N_METHODS; m++) {
+      Params prm = { all_methods[m], m % 2 == 0 };
+      Img *out;
+      Ctx ctx;
+      gchar *what;
+
+      /* quick mode: two methods a size, every method twice */
+      if (gcv_check_quick () && (m + s) % 2)
+        continue;
+      what = g_strdup_printf ("%s P010 %dx%d -> %dx%d %s antialias=%d "
+          "vs its planes as GRAY16_LE", name, iw, ih, ow, oh, prm.method,
+          prm.antialias);
+      ctx = ctx_new (name, NULL);
+      ctx_set_params (&ctx, &prm);
+      ctx_set_sizes (&ctx, in, ow, oh);
+      out = ctx_process (&ctx, in, (s + m) % N_LAYOUTS);
+      check_out_caps (&ctx, GST_VIDEO_FORMAT_P010_10LE, ow, oh, what);
+      ctx_free (&ctx);
+      for (c = 0; c < 3; c++) {
+        Img *plane = img_comp_gray16 (in, c), *scaled;
+        gint cw = GST_VIDEO_INFO_COMP_WIDTH (&out->info, c);
+        gint ch = GST_VIDEO_INFO_COMP_HEIGHT (&out->info, c);
+        Ctx g = ctx_new (name, NULL);
+        ctx_set_params (&g, &prm);
+        ctx_set_sizes (&g, plane, cw, ch);
+        scaled = ctx_process (&g, plane, LAYOUT_DEFAULT);
+        ctx_free (&g);
+        fail_unless (img_w (scaled) == cw && img_h (scaled) == ch);
+        for (y = 0; y < ch; y++)
+          for (x = 0; x < cw; x++) {
+            guint want = p010_round (img_get (scaled, 0, x, y));
+            fail_unless (img_get (out, c, x, y) == want, "%s: comp %d at "
+                "(%d,%d) is 0x%04x, by GRAY16_LE 0x%04x", what, c, x, y,
+                img_get (out, c, x, y), want);
+          }
+        img_free (scaled);
+        img_free (plane);
+      }
+      img_free (out);
+      g_free (what);
+    }
+    img_free (in);
+  }
+}
+
+GST_END_TEST;
+
 /* cudabsplinescale without CUDA: one warning and the CPU backend, or with
  * fallback=false an error and no frame */
 GST_START_TEST (test_cuda_fallback)
@@ -1345,6 +1424,7 @@ bsplinescale_suite (void)
   tcase_add_loop_test (tc, test_passthrough, 0, n);
   tcase_add_loop_test (tc, test_property_change_playing, 0, n);
   tcase_add_loop_test (tc, test_antialias_checkerboard, 0, n);
+  tcase_add_loop_test (tc, test_p010_by_gray16, 0, n);
   tcase_add_test (tc, test_cpu_cuda_identical);
   tcase_add_test (tc, test_cuda_fallback);
   return s;

@@ -35,7 +35,8 @@ static const gchar *const element_names[] = { "cpucanny", "cudacanny" };
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
-  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_Y42B,
   GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
   GST_VIDEO_FORMAT_BGRx,
 };
@@ -281,7 +282,9 @@ img_luma (const Img * im)
         guint g = img_get (im, GST_VIDEO_COMP_G, x, y);
         guint b = img_get (im, GST_VIDEO_COMP_B, x, y);
         v = (9798 * r + 19235 * g + 3735 * b + 16384) >> 15;   /* cv::cvtColor, OpenCV 4.6 */
-      } else if (fmt == GST_VIDEO_FORMAT_GRAY16_LE) {
+      } else if (fmt == GST_VIDEO_FORMAT_GRAY16_LE
+          || fmt == GST_VIDEO_FORMAT_P010_10LE) {
+        /* the 16-bit word as it is, P010's low bits included */
         v = (img_get (im, 0, x, y) + 128) / 257;
       } else {
         v = img_get (im, 0, x, y);
@@ -294,7 +297,8 @@ img_luma (const Img * im)
 
 /* A frame of format fmt whose luma (by the contract) is exactly L.  Bytes
  * the luma must not depend on (alpha / x, chroma, GRAY16 low bits within
- * rounding) are pseudo random. */
+ * rounding) are pseudo random; P010 words are any that read as the luma,
+ * half of them with the low 6 bits zero as decoders give them. */
 static Img *
 img_from_luma (GstVideoFormat fmt, const guint8 * L, gint w, gint h,
     guint32 seed)
@@ -318,6 +322,11 @@ img_from_luma (GstVideoFormat fmt, const guint8 * L, gint w, gint h,
       } else if (fmt == GST_VIDEO_FORMAT_GRAY16_LE) {
         gint v16 = (gint) v * 257 + rng_range (-128, 128);
         img_set (im, 0, x, y, CLAMP (v16, 0, 65535));
+      } else if (fmt == GST_VIDEO_FORMAT_P010_10LE) {
+        gint v16 = CLAMP ((gint) v * 257 + rng_range (-128, 128), 0, 65535);
+        if ((rng_next () & 1) && ((v16 & 0xffc0) + 128) / 257 == (gint) v)
+          v16 &= 0xffc0;
+        img_set (im, 0, x, y, v16);
       } else {
         img_set (im, 0, x, y, v);
       }
@@ -482,18 +491,20 @@ overlay_target (GstVideoFormat fmt, gint c, guint argb)
     gdouble l = (9798.0 * r + 19235.0 * g + 3735.0 * b) / 32768.0;
     return fmt == GST_VIDEO_FORMAT_GRAY16_LE ? l * 257.0 : l;
   } else {
-    /* BT.601, limited range */
+    /* BT.601, limited range; 16-bit words (P010) scale by 257 */
+    gdouble unit = fmt == GST_VIDEO_FORMAT_P010_10LE ? 257.0 : 1.0;
     if (c == 0)
-      return 16.0 + (65.481 * r + 128.553 * g + 24.966 * b) / 255.0;
+      return unit * (16.0 + (65.481 * r + 128.553 * g + 24.966 * b) / 255.0);
     if (c == 1)
-      return 128.0 + (-37.797 * r - 74.203 * g + 112.0 * b) / 255.0;
-    return 128.0 + (112.0 * r - 93.786 * g - 18.214 * b) / 255.0;
+      return unit * (128.0 + (-37.797 * r - 74.203 * g + 112.0 * b) / 255.0);
+    return unit * (128.0 + (112.0 * r - 93.786 * g - 18.214 * b) / 255.0);
   }
 }
 
 /* out must be in with the edge pixels (edges: w*h, 255 = edge) blended with
  * argb; subsampled chroma is painted when any luma pixel it covers is an
- * edge. */
+ * edge; painted P010 samples are 10-bit codes (low 6 bits zero), the others
+ * keep their 16 bits. */
 static void
 check_overlay (const Img * in, const Img * out, const guint8 * edges,
     guint argb, const gchar * what)
@@ -503,7 +514,8 @@ check_overlay (const Img * in, const Img * out, const guint8 * edges,
   gint w = img_w (in), h = img_h (in), c, x, y;
   guint alpha = argb >> 24;
   gboolean rgb = format_is_rgb (fmt);
-  gboolean deep = fmt == GST_VIDEO_FORMAT_GRAY16_LE;
+  gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (&in->info, 0) > 8;
+  gboolean p010 = fmt == GST_VIDEO_FORMAT_P010_10LE;
   gint n_comp = (gint) GST_VIDEO_INFO_N_COMPONENTS (&in->info);
   guint n_painted = 0;
 
@@ -541,6 +553,9 @@ check_overlay (const Img * in, const Img * out, const guint8 * edges,
           fail_unless (fabs (vout - expect) <= tol, "%s: comp %d at (%d,%d) "
               "is an edge: got %u, expected %.2f (input %u, colour %08x)",
               what, c, x, y, vout, expect, vin, argb);
+          fail_unless (!p010 || (vout & 0x3f) == 0, "%s: comp %d at (%d,%d) "
+              "is an edge: got 0x%04x, no 10-bit P010 code", what, c, x, y,
+              vout);
           n_painted++;
         }
       }
@@ -1452,6 +1467,8 @@ GST_START_TEST (test_cpu_cuda_identical)
     {3, 1.0, FALSE, 10, 40, "edges", GST_VIDEO_FORMAT_NV12, TRUE},
     {5, 1.4, FALSE, 50, 150, "magnitude", GST_VIDEO_FORMAT_RGBA, FALSE},
     {7, 2.0, TRUE, 50, 150, "magnitude", GST_VIDEO_FORMAT_GRAY16_LE, TRUE},
+    {5, 1.4, FALSE, 30, 90, "edges", GST_VIDEO_FORMAT_P010_10LE, TRUE},
+    {3, 1.0, TRUE, 50, 150, "overlay", GST_VIDEO_FORMAT_P010_10LE, FALSE},
     {5, 1.4, FALSE, 50, 150, "overlay", GST_VIDEO_FORMAT_I420, FALSE},
     {5, 1.4, FALSE, 50, 150, "overlay", GST_VIDEO_FORMAT_BGRx, FALSE},
     {0, 1.4, FALSE, 0, 0, "edges", GST_VIDEO_FORMAT_Y444, TRUE},
@@ -1773,6 +1790,8 @@ GST_START_TEST (test_caps_change)
     {GST_VIDEO_FORMAT_I420, 33, 21, "overlay"},
     {GST_VIDEO_FORMAT_RGBx, 321, 241, "overlay"},
     {GST_VIDEO_FORMAT_GRAY16_LE, 2, 2, "magnitude"},
+    {GST_VIDEO_FORMAT_P010_10LE, 111, 31, "overlay"},
+    {GST_VIDEO_FORMAT_P010_10LE, 111, 31, "edges"},
     {GST_VIDEO_FORMAT_Y42B, 641, 481, "edges"},
     {GST_VIDEO_FORMAT_GRAY8, 64, 48, "edges"},
   };

@@ -46,8 +46,9 @@ static const gchar *const element_names[] = { "cpuconv3d", "cudaconv3d" };
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
-  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGBA,
-  GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx,
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
+  GST_VIDEO_FORMAT_BGRx,
 };
 
 #define N_FORMATS G_N_ELEMENTS (all_formats)
@@ -374,7 +375,7 @@ plane_geom (const GstVideoInfo * info, gint p, gboolean luma_only,
       continue;
     if (luma_only && GST_VIDEO_INFO_IS_YUV (info) && c != GST_VIDEO_COMP_Y)
       continue;
-    g->mask |= 1u << (GST_VIDEO_INFO_COMP_POFFSET (info, c) / g->bytes);
+    g->mask |= 1u << (comp_byte_offset (info, c) / g->bytes);
   }
 }
 
@@ -417,8 +418,9 @@ typedef struct
 
 /* The whole clip @in (a stream from its first to its last frame) through
  * the 3-D convolution of @rp, plane by plane, by conv3d_ref_convolve ()
- * (float64, brute force) and conv3d_ref_quantise (); unfiltered channels
- * are the centre frame's. */
+ * (float64, brute force) and conv3d_ref_quantise (), P010's words then
+ * rounded to 10-bit codes (p010_round); unfiltered channels are the centre
+ * frame's. */
 static Clip *
 ref_clip_params (const Clip * in, const RefParams * rp)
 {
@@ -469,10 +471,13 @@ ref_clip_params (const Clip * in, const RefParams * rp)
       for (y = 0; y < g.h; y++)
         for (x = 0; x < g.w; x++)
           for (ch = 0; ch < g.channels; ch++)
-            if (g.mask & (1u << ch))
-              sample_set (out->f[t], p, &g, x, y, ch, (guint)
-                  conv3d_ref_quantise (dst[t * fs + ((gsize) y * g.w + x) *
-                          g.channels + ch], type));
+            if (g.mask & (1u << ch)) {
+              guint v = (guint) conv3d_ref_quantise (dst[t * fs + ((gsize) y *
+                      g.w + x) * g.channels + ch], type);
+              if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_P010_10LE)
+                v = p010_round (v);
+              sample_set (out->f[t], p, &g, x, y, ch, v);
+            }
     g_free (src);
     g_free (dst);
   }
@@ -499,7 +504,8 @@ ref_clip (const Clip * in, const Cfg * cfg)
   return out;
 }
 
-/* Filtered samples of every frame within @tol of @ref, the others equal;
+/* Filtered samples of every frame within @tol of @ref (P010: @tol 10-bit
+ * codes, a word one level off rounds to the next code), the others equal;
  * the frames are of the same format and size. */
 static void
 assert_clip_close (const Clip * out, const Clip * ref, gboolean luma_only,
@@ -530,6 +536,8 @@ assert_clip_close (const Clip * out, const Clip * ref, gboolean luma_only,
             gint a = sample_get (out->f[t], p, &g, x, y, ch);
             gint b = sample_get (ref->f[t], p, &g, x, y, ch);
             gint lim = (g.mask & (1u << ch)) ? tol : 0;
+            if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_P010_10LE)
+              lim *= 64;
             if (ABS (a - b) > lim) {
               if (bad++ == 0) {
                 fx = x;
@@ -2826,6 +2834,8 @@ GST_START_TEST (test_cpu_cuda)
     {GST_VIDEO_FORMAT_GRAY16_LE, 40, 30, 5, "gaussian", 9, 3, "mirror",
         "all"},
     {GST_VIDEO_FORMAT_NV12, 26, 18, 3, "gaussian", 3, 7, "replicate", "all"},
+    {GST_VIDEO_FORMAT_P010_10LE, 31, 19, 5, "gabor", 5, 3, "mirror", "all"},
+    {GST_VIDEO_FORMAT_P010_10LE, 24, 10, 4, "box", 3, 3, "zero", "luma"},
   };
   gchar *cuda_backend = NULL;
   const gboolean quick = gcv_check_quick ();
@@ -2890,6 +2900,63 @@ GST_START_TEST (test_cpu_cuda)
 
 GST_END_TEST;
 
+/* P010 by another route: each of Y, U, V as a GRAY16_LE clip (the words as
+ * they are, low bits that are not zero included) through the element with
+ * the same settings, rounded to 10-bit codes, is the P010 output's
+ * component; with planes=luma U and V are the centre frame's words,
+ * exactly. */
+GST_START_TEST (test_p010_by_gray16)
+{
+  const gchar *name = element_names[__i__];
+  static const gchar *const planes[] = { "all", "luma" };
+  Clip *in = clip_new (GST_VIDEO_FORMAT_P010_10LE, 27, 15, 5, 2, 91);
+  guint pl;
+  gint t, c, x, y;
+
+  for (t = 0; t < in->n; t++)
+    img_p010_low_bits (in->f[t], 300 + t);
+  for (pl = 0; pl < G_N_ELEMENTS (planes); pl++) {
+    Cfg cfg = cfg_default ();
+    Clip *out;
+
+    cfg.size = 3;
+    cfg.tsize = 3;
+    cfg.scale = 0.9;
+    cfg.offset = 1000.0;        /* 16-bit words */
+    cfg.algorithm = "baseline";
+    cfg.planes = planes[pl];
+    out = run_clip (name, &cfg, in, pl % N_LAYOUTS);
+    for (c = 0; c < 3; c++) {
+      gboolean filtered = pl == 0 || c == GST_VIDEO_COMP_Y;
+      Clip *gin = clip_alloc (in->n), *gout = NULL;
+      gchar *what = g_strdup_printf ("%s P010 planes=%s component %d vs "
+          "GRAY16_LE", name, cfg.planes, c);
+
+      for (t = 0; t < in->n; t++)
+        gin->f[t] = img_comp_gray16 (in->f[t], c);
+      if (filtered)
+        gout = run_clip (name, &cfg, gin, LAYOUT_DEFAULT);
+      for (t = 0; t < in->n; t++)
+        for (y = 0; y < img_h (gin->f[t]); y++)
+          for (x = 0; x < img_w (gin->f[t]); x++) {
+            guint got = img_get (out->f[t], c, x, y);
+            guint want = filtered ? p010_round (img_get (gout->f[t], 0, x, y))
+                : img_get (in->f[t], c, x, y);
+            fail_unless (got == want, "%s: frame %d at (%d,%d) is 0x%04x, "
+                "expected 0x%04x (%s)", what, t, x, y, got, want,
+                filtered ? "by GRAY16_LE" : "delayed");
+          }
+      clip_free (gin);
+      clip_free (gout);
+      g_free (what);
+    }
+    clip_free (out);
+  }
+  clip_free (in);
+}
+
+GST_END_TEST;
+
 /* cudaconv3d without CUDA: one warning and the CPU backend, or with
  * fallback=false a RESOURCE error and no start */
 GST_START_TEST (test_cuda_fallback)
@@ -2949,6 +3016,7 @@ conv3d_suite (void)
   tcase_add_loop_test (tc, test_caps_change, 0, n);
   tcase_add_loop_test (tc, test_live_changes, 0, n);
   tcase_add_loop_test (tc, test_live_reshape, 0, n);
+  tcase_add_loop_test (tc, test_p010_by_gray16, 0, n);
   tcase_add_test (tc, test_cpu_cuda);
   tcase_add_test (tc, test_cuda_fallback);
   return s;

@@ -12,7 +12,8 @@
  * (async-depth, 2 by default on the GPU) matter, each ended by EOS with a
  * timeout (a hang fails, it does not hang the run).  Checked:
  *  - every element, in every format cudaupload 1.22 takes that the element
- *    takes (NV12, I420, RGBA, BGRA): `cudaupload ! cudaX ! cudadownload`
+ *    takes (NV12, I420, RGBA, BGRA, and P010_10LE, the 10-bit output of
+ *    the NVDEC decoders): `cudaupload ! cudaX ! cudadownload`
  *    gives the bytes of `cudaX` in system memory and of the cpuX twin
  *    (motionest / vcm: their output CUDA memory goes to the appsink, mapped
  *    by the test, and their motion meta records are compared too);
@@ -370,9 +371,12 @@ static const Single singles[] = {
   {"canny", "mode=overlay", NULL, FALSE, GST_VIDEO_FORMAT_I420, 64, 48},
   {"canny", "mode=overlay", NULL, FALSE, GST_VIDEO_FORMAT_RGBA, 64, 48},
   {"canny", "mode=overlay", NULL, FALSE, GST_VIDEO_FORMAT_BGRA, 64, 48},
+  {"canny", "mode=overlay", NULL, FALSE, GST_VIDEO_FORMAT_P010_10LE, 66, 50},
   /* edges: GRAY8, which cudadownload 1.22 cannot take */
   {"canny", "mode=edges", "video/x-raw%s,format=GRAY8", TRUE,
       GST_VIDEO_FORMAT_NV12, 64, 48},
+  {"canny", "mode=edges", "video/x-raw%s,format=GRAY8", TRUE,
+      GST_VIDEO_FORMAT_P010_10LE, 64, 48},
   {"bsplinescale", "", "video/x-raw%s,width=80,height=60", FALSE,
       GST_VIDEO_FORMAT_NV12, 64, 48},
   {"bsplinescale", "", "video/x-raw%s,width=80,height=60", FALSE,
@@ -381,17 +385,23 @@ static const Single singles[] = {
       GST_VIDEO_FORMAT_RGBA, 64, 48},
   {"bsplinescale", "", "video/x-raw%s,width=48,height=30", FALSE,
       GST_VIDEO_FORMAT_BGRA, 64, 48},
+  {"bsplinescale", "", "video/x-raw%s,width=81,height=59", FALSE,
+      GST_VIDEO_FORMAT_P010_10LE, 64, 48},
   {"conv3d", CONV3D_PROPS, NULL, FALSE, GST_VIDEO_FORMAT_NV12, 64, 48},
   {"conv3d", CONV3D_PROPS, NULL, FALSE, GST_VIDEO_FORMAT_I420, 64, 48},
   {"conv3d", CONV3D_PROPS, NULL, FALSE, GST_VIDEO_FORMAT_RGBA, 64, 48},
   {"conv3d", CONV3D_PROPS, NULL, FALSE, GST_VIDEO_FORMAT_BGRA, 64, 48},
+  {"conv3d", CONV3D_PROPS, NULL, FALSE, GST_VIDEO_FORMAT_P010_10LE, 64, 48},
   {"seamcarve", "width=56", NULL, FALSE, GST_VIDEO_FORMAT_RGBA, 64, 48},
   {"seamcarve", "width=56 height=44", NULL, FALSE, GST_VIDEO_FORMAT_BGRA, 64,
       48},
   {"motionest", "", NULL, TRUE, GST_VIDEO_FORMAT_NV12, 64, 48},
   {"motionest", "", NULL, TRUE, GST_VIDEO_FORMAT_I420, 64, 48},
+  {"motionest", "subpel=quarter", NULL, TRUE, GST_VIDEO_FORMAT_P010_10LE, 64,
+      48},
   {"vcm", "max-points=100", NULL, TRUE, GST_VIDEO_FORMAT_NV12, 96, 72},
   {"vcm", "max-points=100", NULL, TRUE, GST_VIDEO_FORMAT_I420, 96, 72},
+  {"vcm", "max-points=100", NULL, TRUE, GST_VIDEO_FORMAT_P010_10LE, 96, 72},
   {"dibr", "", NULL, FALSE, GST_VIDEO_FORMAT_RGBA, 128, 48, TRUE},
   {"dibr", "", NULL, FALSE, GST_VIDEO_FORMAT_BGRA, 128, 48, TRUE},
   {"dibr", "", NULL, FALSE, GST_VIDEO_FORMAT_I420, 128, 48, TRUE},
@@ -545,6 +555,13 @@ static const Chain chains[] = {
         "%2$sconv3d name=a %4$s %3$s ! video/x-raw%1$s ! "
         "%2$sbsplinescale name=b %3$s ! video/x-raw%1$s,width=48,height=36 ! "
         "%2$scanny name=c mode=overlay %3$s",
+        TRUE, {"a", "src", "b", "src", "c", "src", NULL}, {"a", "b", "c", NULL}},
+  /* a 10-bit decoder's P010 smoothed, scaled, searched for motion: P010 in
+   * CUDA memory between the elements */
+  {GST_VIDEO_FORMAT_P010_10LE,
+        "%2$sconv3d name=a %4$s %3$s ! video/x-raw%1$s ! "
+        "%2$sbsplinescale name=b %3$s ! video/x-raw%1$s,width=50,height=38 ! "
+        "%2$smotionest name=c %3$s",
         TRUE, {"a", "src", "b", "src", "c", "src", NULL}, {"a", "b", "c", NULL}},
   /* GRAY8 between our own elements (no cudaupload: it has no GRAY8); the
    * last one's CUDA memory is mapped by the test */

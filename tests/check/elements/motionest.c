@@ -48,7 +48,8 @@ static const gchar *const element_names[] = { "cpumotionest", "cudamotionest" };
 /* the template's formats, in its order */
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y444,
 };
 
 #define N_FORMATS G_N_ELEMENTS (all_formats)
@@ -128,35 +129,49 @@ photo_luma (gint i)
   return &photo_lumas[k];
 }
 
-/* plane 0 of a frame (the luma of every template format) as the reference
- * reads it */
+/* The 8-bit luma of a frame as the contract reads it, a copy (g_free its
+ * data): plane 0 as it is, P010's 16-bit words v as (v + 128) / 257. */
 static GcvPlane
 img_luma (const Img * im)
 {
   GcvPlane p;
+  gint x, y;
 
-  p.data = img_comp_ptr (im, 0, 0, 0);
   p.width = img_w (im);
   p.height = img_h (im);
-  p.stride = GST_VIDEO_INFO_PLANE_STRIDE (&im->info, 0);
+  p.stride = p.width;
+  p.data = g_malloc ((gsize) p.width * p.height);
+  for (y = 0; y < p.height; y++)
+    for (x = 0; x < p.width; x++) {
+      guint v = img_get (im, 0, x, y);
+      if (img_format (im) == GST_VIDEO_FORMAT_P010_10LE)
+        v = (v + 128) / 257;
+      ((guint8 *) p.data)[y * p.width + x] = v;
+    }
   return p;
 }
 
 /* A frame of fmt whose luma is @luma; chroma and padding pseudo-random
- * (@seed), so that an element that looked at them would show it. */
+ * (@seed), so that an element that looked at them would show it.  P010:
+ * the 10-bit replica of each value, (v * 257) >> 6, with pseudo-random low
+ * 6 bits, which read back as v. */
 static Img *
 img_with_luma (GstVideoFormat fmt, const GcvPlane * luma, guint32 seed)
 {
   Img *im = img_new (fmt, luma->width, luma->height);
   gsize i;
-  gint y;
+  gint x, y;
 
   rng_seed (seed);
   for (i = 0; i < GST_VIDEO_INFO_SIZE (&im->info); i++)
     im->data[i] = rng_next () >> 24;
   for (y = 0; y < luma->height; y++)
-    memcpy (img_comp_ptr (im, 0, 0, y), (const guint8 *) luma->data +
-        (gsize) y * luma->stride, luma->width);
+    for (x = 0; x < luma->width; x++) {
+      guint v = ((const guint8 *) luma->data)[(gsize) y * luma->stride + x];
+      if (fmt == GST_VIDEO_FORMAT_P010_10LE)
+        v = (((v * 257) >> 6) << 6) | (rng_next () & 63);
+      img_set (im, 0, x, y, v);
+    }
   return im;
 }
 
@@ -320,6 +335,8 @@ ref_vectors (const GcvMotionParams * p, const Img * prev, const Img * cur)
   GcvMotionVector *v = g_new (GcvMotionVector, n);
 
   fail_unless (motion_reference_search (p, &a, &b, v) == 0);
+  g_free (a.data);
+  g_free (b.data);
   return v;
 }
 
@@ -998,6 +1015,8 @@ check_drawing (const Img * in, const Img * out, const Meta * m,
   gint w = img_w (in), h = img_h (in), x, y, c, V = -1, U = -1, Cr = -1;
   guint8 *near = g_new0 (guint8, (gsize) w * h);
   gboolean yuv = !format_is_gray (img_format (in));
+  /* 128 in the format's samples (P010: 16-bit words) */
+  gint half = GST_VIDEO_INFO_COMP_DEPTH (&in->info, 0) > 8 ? 128 << 8 : 128;
   guint i, changed = 0;
 
   fail_unless (m->width == w && m->height == h);
@@ -1078,7 +1097,7 @@ check_drawing (const Img * in, const Img * out, const Meta * m,
         gint *want = c == 1 ? &U : &Cr;
         if (*want < 0)
           *want = got;
-        fail_unless (got == *want && got < 128, "%s: block %u: %s %d at its "
+        fail_unless (got == *want && got < half, "%s: block %u: %s %d at its "
             "centre (elsewhere %d; green has both below 128)", what, i,
             c == 1 ? "Cb" : "Cr", got, *want);
       }
@@ -1881,6 +1900,8 @@ GST_START_TEST (test_reset)
     GcvPlane la = img_luma (a), lb = img_luma (b);
     e1 = img_with_luma (GST_VIDEO_FORMAT_NV12, &la, 7);
     e2 = img_with_luma (GST_VIDEO_FORMAT_NV12, &lb, 8);
+    g_free (la.data);
+    g_free (lb.data);
   }
   apply_prm (ctx.e, &p);
   ctx_set_caps (&ctx, &a->info);
@@ -2328,6 +2349,62 @@ GST_START_TEST (test_invalid_input)
 
 GST_END_TEST;
 
+/* P010 by another route: the element on P010 frames (10-bit photo pans,
+ * low bits that are not zero in a third of the words) gives the vectors
+ * and SADs it gives on GRAY8 frames holding (v + 128) / 257 of each luma
+ * word, at every sub-pixel grid and with the zero threshold on */
+GST_START_TEST (test_p010_as_gray8)
+{
+  const gchar *name = element_names[__i__];
+  static const gint pan[][2] = { {0, 0}, {5, -3}, {4, 1}, {-2, 6} };
+  static const GcvMotionParams prms[] = {
+    {16, 16, 16, 16, INT, FULL, 0}, {8, 8, 6, 6, QUARTER, FULL, 1.5},
+    {12, 8, 10, 6, HALF, MODS, 0},
+  };
+  const gint n = G_N_ELEMENTS (pan), w = 99, h = 61;
+  Img **seq = pan_seq (GST_VIDEO_FORMAT_P010_10LE, w, h, n, 2, 160, 120, pan,
+      44);
+  Img **gray = g_new0 (Img *, n);
+  guint k;
+  gint t;
+
+  for (t = 0; t < n; t++) {
+    GcvPlane l;
+    img_p010_low_bits (seq[t], 500 + t);
+    l = img_luma (seq[t]);
+    gray[t] = img_with_luma (GST_VIDEO_FORMAT_GRAY8, &l, 600 + t);
+    g_free (l.data);
+  }
+  for (k = 0; k < G_N_ELEMENTS (prms); k++) {
+    Ctx a = ctx_new (name, NULL), b = ctx_new (name, NULL);
+    apply_prm (a.e, &prms[k]);
+    apply_prm (b.e, &prms[k]);
+    ctx_set_caps (&a, &seq[0]->info);
+    ctx_set_caps (&b, &gray[0]->info);
+    for (t = 0; t < n; t++) {
+      gchar *d = prm_describe (&prms[k]);
+      gchar *what = g_strdup_printf ("%s P010 vs GRAY8, %s, frame %d", name, d,
+          t);
+      Meta ma, mb;
+      gst_buffer_unref (process (&a, seq[t], t % N_LAYOUTS, FALSE, &ma, what));
+      gst_buffer_unref (process (&b, gray[t], LAYOUT_DEFAULT, FALSE, &mb,
+              what));
+      check_meta (&ma, &prms[k], w, h, mb.has_reference ? mb.v : NULL, t,
+          what);
+      meta_clear (&ma);
+      meta_clear (&mb);
+      g_free (what);
+      g_free (d);
+    }
+    ctx_free (&a);
+    ctx_free (&b);
+  }
+  seq_free (seq, n);
+  seq_free (gray, n);
+}
+
+GST_END_TEST;
+
 /* cudamotionest and cpumotionest give identical vectors */
 GST_START_TEST (test_cpu_cuda_identical)
 {
@@ -2344,6 +2421,8 @@ GST_START_TEST (test_cpu_cuda_identical)
     {GST_VIDEO_FORMAT_Y42B, 128, 72, {32, 24, 20, 10, INT, FULL, 2.0}},
     {GST_VIDEO_FORMAT_YV12, 1, 1, {16, 16, 16, 16, QUARTER, FULL, 0}},
     {GST_VIDEO_FORMAT_GRAY8, 200, 90, {128, 128, 32, 8, HALF, MODS, 0}},
+    {GST_VIDEO_FORMAT_P010_10LE, 97, 61, {8, 8, 6, 6, QUARTER, FULL, 1.0}},
+    {GST_VIDEO_FORMAT_P010_10LE, 64, 48, {16, 16, 16, 16, HALF, MODS, 0}},
   };
   gchar *cuda_backend = NULL;
   guint c, compared = 0;
@@ -2447,6 +2526,7 @@ motionest_suite (void)
   tcase_add_loop_test (tc, test_draw, 0, n);
   tcase_add_loop_test (tc, test_devices, 0, n);
   tcase_add_loop_test (tc, test_invalid_input, 0, n);
+  tcase_add_loop_test (tc, test_p010_as_gray8, 0, n);
   tcase_add_test (tc, test_cpu_cuda_identical);
   tcase_add_test (tc, test_cuda_fallback);
   return s;

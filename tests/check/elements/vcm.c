@@ -5,7 +5,8 @@
  * of every format, passthrough, the "points" meta and its public reader,
  * a real photo translated by (3, -2) pixels per frame, FLUSH and caps
  * changes resetting the history, property validation, the JSON-lines
- * export, the arrows, cudavcm == cpuvcm and the CPU fallback.
+ * export, the arrows, cudavcm == cpuvcm, P010 tracked as the GRAY8 of its
+ * 8-bit luma, and the CPU fallback.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -28,7 +29,8 @@ static const gchar *const element_names[] = { "cpuvcm", "cudavcm" };
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y444,
 };
 
 /* the motion of the translation tests: content moves 3 right, 2 up */
@@ -342,13 +344,15 @@ GST_START_TEST (test_translation)
   const gchar *name = element_names[__i__];
   gint which;
 
-  for (which = 0; which < 2; which++) {
+  for (which = 0; which < 3; which++) {
+    static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+      GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_P010_10LE
+    };
     Ctx ctx = ctx_new (name, NULL);
     gint t;
 
     for (t = 0; t < 4; t++) {
-      Img *in = translated (which ? GST_VIDEO_FORMAT_I420 :
-          GST_VIDEO_FORMAT_GRAY8, 320, 240, which, t);
+      Img *in = translated (fmts[which], 320, 240, which, t);
       gchar *what = g_strdup_printf ("%s photo %d frame %d", name, which, t);
       Meta m;
       if (t == 0)
@@ -697,12 +701,62 @@ GST_START_TEST (test_draw)
 
 GST_END_TEST;
 
+/* P010 by another route: the element on P010 frames (a translated photo,
+ * low bits that are not zero in a third of the words) gives the points it
+ * gives on GRAY8 frames holding (v + 128) / 257 of each luma word, with
+ * both interest measures and the temporal term on */
+GST_START_TEST (test_p010_as_gray8)
+{
+  const gchar *name = element_names[__i__];
+  static const gchar *const interest[] = { "corner", "edge" };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (interest); k++) {
+    Ctx a = ctx_new (name, "temporal-weight", 1.0, NULL);
+    Ctx b = ctx_new (name, "temporal-weight", 1.0, NULL);
+    gint t;
+
+    gst_util_set_object_arg (G_OBJECT (a.e), "interest", interest[k]);
+    gst_util_set_object_arg (G_OBJECT (b.e), "interest", interest[k]);
+    for (t = 0; t < 4; t++) {
+      Img *in = translated (GST_VIDEO_FORMAT_P010_10LE, 173, 131, 3, t);
+      Img *gray = img_new (GST_VIDEO_FORMAT_GRAY8, 173, 131);
+      gchar *what = g_strdup_printf ("%s P010 vs GRAY8, interest=%s, frame %d",
+          name, interest[k], t);
+      Meta ma, mb;
+      gint x, y;
+
+      img_p010_low_bits (in, 900 + t);
+      for (y = 0; y < 131; y++)
+        for (x = 0; x < 173; x++)
+          img_set (gray, 0, x, y, (img_get (in, 0, x, y) + 128) / 257);
+      if (t == 0) {
+        ctx_set_caps (&a, &in->info);
+        ctx_set_caps (&b, &gray->info);
+      }
+      gst_buffer_unref (process (&a, in, FALSE, &ma, what));
+      gst_buffer_unref (process (&b, gray, FALSE, &mb, what));
+      fail_unless (t == 0 || mb.n > 0, "%s: no points", what);
+      assert_same_points (&ma, &mb, what);
+      meta_clear (&ma);
+      meta_clear (&mb);
+      img_free (in);
+      img_free (gray);
+      g_free (what);
+    }
+    ctx_free (&a);
+    ctx_free (&b);
+  }
+}
+
+GST_END_TEST;
+
 /* cudavcm gives cpuvcm's records byte for byte (compared CPU with CPU when
  * cudavcm fell back) */
 GST_START_TEST (test_cpu_cuda_identical)
 {
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_P010_10LE
   };
   Ctx a = ctx_new ("cpuvcm", "temporal-weight", 1.0, NULL);
   Ctx b = ctx_new ("cudavcm", "temporal-weight", 1.0, NULL);
@@ -711,7 +765,7 @@ GST_START_TEST (test_cpu_cuda_identical)
   gint t;
 
   /* both interest measures: the corner one (the default) on GRAY8 and
-   * NV12, the paper's edge one on Y444 */
+   * NV12, the paper's edge one on Y444 and P010 */
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
     if (f == 2) {
       gst_util_set_object_arg (G_OBJECT (a.e), "interest", "edge");
@@ -787,8 +841,8 @@ GST_START_TEST (test_odd_sizes)
     Ctx ctx = ctx_new (name, NULL);
     gint t;
     for (t = 0; t < 3; t++) {
-      Img *in = translated (GST_VIDEO_FORMAT_I420, sizes[s][0], sizes[s][1],
-          s, t);
+      Img *in = translated (s % 2 ? GST_VIDEO_FORMAT_P010_10LE :
+          GST_VIDEO_FORMAT_I420, sizes[s][0], sizes[s][1], s, t);
       Meta m;
       if (t == 0)
         ctx_set_caps (&ctx, &in->info);
@@ -859,6 +913,7 @@ vcm_suite (void)
   tcase_add_loop_test (tc, test_draw, 0, n);
   tcase_add_loop_test (tc, test_odd_sizes, 0, n);
   tcase_add_loop_test (tc, test_invalid_input, 0, n);
+  tcase_add_loop_test (tc, test_p010_as_gray8, 0, n);
   tcase_add_test (tc, test_cpu_cuda_identical);
   tcase_add_test (tc, test_cuda_fallback);
   return s;
