@@ -988,8 +988,11 @@ targets_table (void)
   const Row *sync = find_row ("canny", MODE_SYNC), *async = find_row ("canny", MODE_ASYNC);
   const Row *best = sync && (!async || sync->m.fps >= async->m.fps) ? sync : async;
   const Row *cuda = find_row ("canny", MODE_CUDA), *sc = find_row ("scale-canny", MODE_CUDA);
-  const Row *chain = find_row ("chain", MODE_CUDA);
-  char goal[48];
+  const Row *chain = find_row ("chain", MODE_CUDA), *chain_sync = find_row ("chain", MODE_SYNC);
+  /* the kernels' sum from the sync row: with frames in flight a frame's
+   * compute time includes its wait behind the previous frame's kernels */
+  double kernels = chain_sync ? chain_sync->m.compute_ms : NAN;
+  char goal[64];
 
   targets = g_array_new (FALSE, FALSE, sizeof (Target));
   add_target ("cudacanny 1080p GRAY8, system memory (best of sync / async)", best, best ? best->m.fps : NAN, "fps",
@@ -997,12 +1000,12 @@ targets_table (void)
   add_target ("cudacanny 1080p GRAY8, CUDA memory", cuda, cuda ? cuda->m.fps : NAN, "fps", 8000, TRUE, ">= 8000 fps");
   add_target ("cudabsplinescale 1080p->4K ! cudacanny, CUDA memory", sc, sc ? sc->m.fps : NAN, "fps", 2500, TRUE,
       ">= 2500 fps");
-  if (chain != NULL && !isnan (chain->m.compute_ms))
-    g_snprintf (goal, sizeof (goal), "<= 1.3 x kernels (%.3f ms)", 1.3 * chain->m.compute_ms);
+  if (!isnan (kernels))
+    g_snprintf (goal, sizeof (goal), "<= 1.3 x kernels (sync row: %.3f ms)", 1.3 * kernels);
   else
-    g_strlcpy (goal, "<= 1.3 x its kernels' sum", sizeof (goal));
+    g_strlcpy (goal, "<= 1.3 x kernels (needs the sync row)", sizeof (goal));
   add_target ("chain conv3d ! bspline ! canny ! motionest, CUDA memory", chain, chain ? chain->m.ms : NAN,
-      "ms/frame", chain ? 1.3 * chain->m.compute_ms : NAN, FALSE, goal);
+      "ms/frame", 1.3 * kernels, FALSE, goal);
 
   g_print ("\n== Targets (GPU only; streams 1) ==\n");
   g_print ("%-62s %-28s %-36s %s\n", "pipeline", "target", "measured", "verdict");
