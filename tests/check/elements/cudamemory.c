@@ -48,6 +48,7 @@
 /* the element test kit (tests/common): frames, the GPU policy, output
  * frames with their motion meta */
 #include "gcv-check.h"
+#include "gcv-cuda.h"           /* gcv_cuda_device_count */
 
 #define N_FRAMES 8
 #define DUR ((GstClockTime) (GST_SECOND / 30))
@@ -728,6 +729,39 @@ GST_START_TEST (test_templates)
 
 GST_END_TEST;
 
+/* cudamotionest with its search spread over devices (devices=0,1 where
+ * the machine has two GPUs, else two contexts on one: 0,0), its frames in
+ * CUDA memory on the pipeline's GPU: the vectors and frames of one device,
+ * for either split */
+GST_START_TEST (test_motionest_devices)
+{
+  static const gchar *const splits[] = { "serial", "parallel" };
+  GcvError err = { GCV_OK, "" };
+  const gchar *devices = gcv_cuda_device_count (&err) >= 2 ? "0,1" : "0,0";
+  Img **clip = clip_new (GST_VIDEO_FORMAT_NV12, 96, 64, N_FRAMES, 11, FALSE);
+  Pipe one, spread;
+  guint i;
+
+  pipe_run (&one, "cudaupload name=up ! cudamotionest name=x", clip, N_FRAMES);
+  check_pad_memory (&one, "x", "sink", TRUE);
+  for (i = 0; i < G_N_ELEMENTS (splits); i++) {
+    gchar *middle = g_strdup_printf ("cudaupload name=up ! cudamotionest "
+        "name=x devices=%s split=%s async-depth=1", devices, splits[i]);
+    gchar *what = g_strdup_printf ("devices=%s split=%s vs one device",
+        devices, splits[i]);
+    pipe_run (&spread, middle, clip, N_FRAMES);
+    check_pad_memory (&spread, "x", "sink", TRUE);
+    out_frames_compare (spread.outs, 0, one.outs, FALSE, what);
+    pipe_clear (&spread);
+    g_free (middle);
+    g_free (what);
+  }
+  pipe_clear (&one);
+  photo_clip_free (clip, N_FRAMES);
+}
+
+GST_END_TEST;
+
 static Suite *
 cuda_memory_suite (void)
 {
@@ -738,6 +772,7 @@ cuda_memory_suite (void)
   tcase_add_loop_test (tc, test_templates, 0, G_N_ELEMENTS (suffixes));
   tcase_add_loop_test (tc, test_element, 0, G_N_ELEMENTS (suffixes));
   tcase_add_loop_test (tc, test_chain, 0, G_N_ELEMENTS (chains));
+  tcase_add_test (tc, test_motionest_devices);
   return s;
 }
 
