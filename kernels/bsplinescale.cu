@@ -2,12 +2,16 @@
  * example: spatial interpolation": IIR prefilter per scanline + separable
  * 4x4 FIR).
  *
- * Four kernels per plane, all on float intermediates that live as long as
- * the context:
+ * Per plane, on float intermediates that live as long as the context,
+ * either four kernels (frames above kSmallPixels input pixels)
  *   prefilter_columns  input -> coef_v   (bspline only)
  *   prefilter_rows     coef_v -> coef    (bspline only)
  *   fir_horizontal     coef (or the raw input) -> horiz, in_height rows
  *   fir_vertical       horiz -> output, quantised
+ * or, for small frames, which those leave launch- and latency-bound, two
+ *   prefilter_tile     input -> coef     (bspline only; both recursions)
+ *   fir_tile           coef (or the raw input) -> output (both FIR passes)
+ * that compute the same values with the same operations (choose_path).
  * Every arithmetic step is the contract's (cpu/bsplinescale.h), written with
  * round-to-nearest intrinsics (__fmul_rn, __fadd_rn, __fsub_rn) that the
  * compiler may not fuse into FMAs: the CPU twin is compiled with
@@ -20,7 +24,10 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "bsplinescale.h"
@@ -101,35 +108,73 @@ store_sample<float> (float * p, float v)
 /* One segment of one scanline through the causal then the anticausal
  * recursion, over its window held in shared memory: win(k) is the slot of
  * sample a - WARM + k (k = 0 .. WINDOW - 1), overwritten with the causal
- * values; store(j, c) is called for j = a + SEG - 1 down to a.  The loops
- * are deliberately not unrolled all the way: on small frames every SM runs
- * one block once, and fully unrolled code (a few hundred straight-line
+ * values; store(j, c) is called for j = a + SEG - 1 down to a (it may write
+ * slot j - a + WARM, whose causal value has been read by then).
+ *
+ * The recursion runs in groups of kChainGroup samples, and the window
+ * values of the next group are loaded while the current group computes, so
+ * only the two dependent float operations of each step are on the chain
+ * (about 8 cycles a step on an H100), not a shared-memory load per group.
+ * The arithmetic is the contract's, in its order: only the loads moved.
+ * The group loops are deliberately not unrolled: on small frames every SM
+ * runs one block once, and fully unrolled code (a few hundred straight-line
  * instructions per kernel) spent more time in instruction-cache misses than
  * in arithmetic. */
 constexpr int WINDOW = SEG + 2 * WARM;
+constexpr int kChainGroup = 8;
+static_assert (WARM % kChainGroup == 0 && SEG % kChainGroup == 0,
+    "the warm-up and the segment are whole groups");
 
 template <typename Win, typename Store> __device__ __forceinline__ void
 prefilter_window (int a, Win win, Store store)
 {
   const float z = GCV_BSPLINE_POLE;
-  float state = 0.0f;
+  float state = 0.0f, next[kChainGroup];
 
-#pragma unroll 4
-  for (int k = 0; k < WARM; k++)
-    state = __fadd_rn (win (k), __fmul_rn (z, state));
-#pragma unroll 4
-  for (int k = WARM; k < WINDOW; k++) {
-    state = __fadd_rn (win (k), __fmul_rn (z, state));
-    win (k) = state;
+  /* causal: k = 0 .. WINDOW - 1, the values from WARM on kept */
+#pragma unroll
+  for (int u = 0; u < kChainGroup; u++)
+    next[u] = win (u);
+#pragma unroll 1
+  for (int k0 = 0; k0 < WINDOW; k0 += kChainGroup) {
+    float cur[kChainGroup];
+#pragma unroll
+    for (int u = 0; u < kChainGroup; u++)
+      cur[u] = next[u];
+    if (k0 + kChainGroup < WINDOW) {
+#pragma unroll
+      for (int u = 0; u < kChainGroup; u++)
+        next[u] = win (k0 + kChainGroup + u);
+    }
+#pragma unroll
+    for (int u = 0; u < kChainGroup; u++) {
+      state = __fadd_rn (cur[u], __fmul_rn (z, state));
+      if (k0 >= WARM)
+        win (k0 + u) = state;
+    }
   }
+  /* anticausal: k = WINDOW - 1 .. WARM, stored below SEG + WARM */
   state = 0.0f;
-#pragma unroll 4
-  for (int k = WINDOW - 1; k >= SEG + WARM; k--)
-    state = __fmul_rn (z, __fsub_rn (state, win (k)));
-#pragma unroll 4
-  for (int k = SEG + WARM - 1; k >= WARM; k--) {
-    state = __fmul_rn (z, __fsub_rn (state, win (k)));
-    store (a + k - WARM, __fmul_rn (6.0f, state));
+#pragma unroll
+  for (int u = 0; u < kChainGroup; u++)
+    next[u] = win (WINDOW - 1 - u);
+#pragma unroll 1
+  for (int k0 = WINDOW - 1; k0 >= WARM; k0 -= kChainGroup) {
+    float cur[kChainGroup];
+#pragma unroll
+    for (int u = 0; u < kChainGroup; u++)
+      cur[u] = next[u];
+    if (k0 - kChainGroup >= WARM) {
+#pragma unroll
+      for (int u = 0; u < kChainGroup; u++)
+        next[u] = win (k0 - kChainGroup - u);
+    }
+#pragma unroll
+    for (int u = 0; u < kChainGroup; u++) {
+      state = __fmul_rn (z, __fsub_rn (state, cur[u]));
+      if (k0 < SEG + WARM)
+        store (a + k0 - u - WARM, __fmul_rn (6.0f, state));
+    }
   }
 }
 
@@ -225,6 +270,92 @@ launch_prefilter_rows (cudaStream_t stream, const float *in, size_t in_pitch, fl
   prefilter_rows<C><<<grid, kThreads, 0, stream>>> (in, in_pitch, out, out_pitch, width, height);
 }
 
+/* Programmatic dependent launch (sm_90): the kernel launched after
+ * prefilter_tile with the stream-serialisation attribute may start while
+ * prefilter_tile runs and waits in grid_dependency_wait() until that grid has
+ * finished and its stores are visible.  Both are no-ops on older GPUs and
+ * for kernels launched without the attribute. */
+__device__ __forceinline__ void
+grid_dependents_launch ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void
+grid_dependency_wait ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/* Both prefilters of a small frame in one launch.  Block: the SEG x SEG
+ * pixels from row a = blockIdx.y * SEG, column b = blockIdx.x * SEG, of
+ * channel c = blockIdx.z.  The block copies the WINDOW x WINDOW window
+ * (rows a - WARM .., columns b - WARM .., both mirrored) to shared memory
+ * as float, 16 loads per thread in flight at once; then WINDOW threads run
+ * the vertical recursion of the window's columns (segment a, in place),
+ * SEG threads the horizontal recursion of its rows a .. a + SEG - 1
+ * (segment b, in place), and the block stores the SEG x SEG middle.  Each
+ * chain is the one prefilter_columns or prefilter_rows runs for that
+ * column or row segment (same samples in the same order), so the
+ * coefficients are the same bits; the columns of the window's margins are
+ * computed by two blocks, which costs nothing on a frame too small to fill
+ * the GPU.  Shared memory: WINDOW rows of WINDOW + 1 floats (16.6 KB). */
+constexpr int kTileThreads = 256;
+constexpr int kTileStride = WINDOW + 1;
+static_assert (kTileThreads >= 2 * WINDOW && kTileThreads % WINDOW == 0,
+    "one thread per window row and column; whole window rows per pass");
+
+template <typename T> __global__ void __launch_bounds__ (kTileThreads)
+prefilter_tile (const T * __restrict__ in, size_t in_pitch, float *__restrict__ out,
+    size_t out_pitch, int width, int height, int channels)
+{
+  __shared__ float win[WINDOW * kTileStride];
+  __shared__ const T *rows[WINDOW];
+  __shared__ int cols[WINDOW];
+  const int tid = threadIdx.x;
+  const int b = blockIdx.x * SEG, a = blockIdx.y * SEG, c = blockIdx.z;
+
+  grid_dependents_launch ();
+  /* the mirrored rows and columns of the window, once per block */
+  if (tid < WINDOW)
+    rows[tid] = (const T *) ((const char *) in + in_pitch * mirror_index (a - WARM + tid, height));
+  else if (tid < 2 * WINDOW)
+    cols[tid - WINDOW] = mirror_index (b - WARM + tid - WINDOW, width) * channels + c;
+  __syncthreads ();
+  {
+    constexpr int kRowsPerPass = kTileThreads / WINDOW;
+    const int x = tid % WINDOW, k0 = tid / WINDOW;
+    const int col = cols[x];
+#pragma unroll
+    for (int j = 0; j < WINDOW / kRowsPerPass; j++)
+      win[(k0 + j * kRowsPerPass) * kTileStride + x] = load_sample (rows[k0 + j * kRowsPerPass] + col);
+  }
+  __syncthreads ();
+  if (tid < WINDOW)
+    prefilter_window (a,
+        [&](int k) -> float & { return win[k * kTileStride + tid]; },
+        [&](int j, float v) { win[(j - a + WARM) * kTileStride + tid] = v; });
+  __syncthreads ();
+  if (tid < SEG && a + tid < height) {
+    float *row = win + (WARM + tid) * kTileStride;
+    prefilter_window (b,
+        [&](int k) -> float & { return row[k]; },
+        [&](int j, float v) { row[j - b + WARM] = v; });
+  }
+  __syncthreads ();
+  const int n_rows = min (SEG, height - a), n_cols = min (SEG, width - b);
+  for (int i = tid; i < SEG * SEG; i += kTileThreads) {
+    const int r = i / SEG, x = i % SEG;
+    if (r < n_rows && x < n_cols)
+      ((float *) ((char *) out + out_pitch * (a + r)))[(b + x) * channels + c] =
+          win[(WARM + r) * kTileStride + WARM + x];
+  }
+}
+
 /* Horizontal FIR.  Thread (e, y): output float e = ox * channels + c of
  * row y: sum over the taps of weight * source sample, in tap order.  The
  * table of output ox is read by the `channels` threads sharing it. */
@@ -281,6 +412,103 @@ fir_vertical (const float *__restrict__ in, size_t in_pitch, T * __restrict__ ou
       store_sample (dst + k, acc[k]);
 }
 
+/* Both FIR passes of a small frame in one launch.  Block: output floats
+ * e0 = blockIdx.x * kFirTileFloats .. + kFirTileFloats - 1 of output rows
+ * oy0 = blockIdx.y * kFirTileRows .. + kFirTileRows - 1.  The input rows
+ * those outputs read, range = (first, count) from the host (at most
+ * kFirTileMaxRows), go through the horizontal pass into shared memory,
+ * then the vertical pass reads them there.  Each horizontal value is the
+ * one fir_horizontal computes for (e, row), each output the one
+ * fir_vertical computes, taps in the same order: the same bits, without
+ * the round trip of the horizontal result through global memory and
+ * without a second launch.  Thread (t, lane): column e0 + t; rows lane,
+ * lane + kFirLanes, ... of each pass, kFirBatch (horizontal) or all
+ * kFirTileRows / kFirLanes (vertical) of them summed side by side so that
+ * their loads are in flight together.  The tables of the vertical pass
+ * are uniform loads (a warp shares the output row).  Shared memory:
+ * kFirTileMaxRows x kFirTileFloats floats (24 KB). */
+constexpr int kFirTileFloats = 128;
+constexpr int kFirTileRows = 16;
+constexpr int kFirTileMaxRows = 48;
+constexpr int kFirThreads = 256;
+constexpr int kFirLanes = kFirThreads / kFirTileFloats;
+constexpr int kFirBatch = 6;
+
+struct FirTables
+{
+  const int32_t *x_index;
+  const float *x_weight;
+  const int32_t *y_index;
+  const float *y_weight;
+  const int2 *y_range;          /* per row of tiles: first input row, rows */
+  int x_taps, y_taps;
+};
+
+template <typename S, typename T> __global__ void __launch_bounds__ (kFirThreads)
+fir_tile (const S * __restrict__ in, size_t in_pitch, T * __restrict__ out, size_t out_pitch,
+    FirTables tab, int out_floats, int out_height, int channels)
+{
+  __shared__ float horiz[kFirTileMaxRows * kFirTileFloats];
+  const int t = threadIdx.x % kFirTileFloats, lane = threadIdx.x / kFirTileFloats;
+  const int e = blockIdx.x * kFirTileFloats + t;
+  const int oy0 = blockIdx.y * kFirTileRows;
+  const int2 range = __ldg (tab.y_range + blockIdx.y);
+  const bool live = e < out_floats;     /* no return: the barrier below */
+
+  grid_dependency_wait ();
+  if (live) {
+    const int ox = e / channels, c = e - ox * channels;
+    const int32_t *idx = tab.x_index + (size_t) ox * tab.x_taps;
+    const float *w = tab.x_weight + (size_t) ox * tab.x_taps;
+    for (int r0 = lane; r0 < range.y; r0 += kFirLanes * kFirBatch) {
+      const S *src[kFirBatch];
+      float acc[kFirBatch];
+#pragma unroll
+      for (int q = 0; q < kFirBatch; q++) {
+        /* rows past the range repeat its last one and are not stored */
+        const int r = min (r0 + q * kFirLanes, range.y - 1);
+        src[q] = (const S *) ((const char *) in + in_pitch * (range.x + r)) + c;
+        acc[q] = 0.0f;
+      }
+      for (int k = 0; k < tab.x_taps; k++) {
+        const float wt = __ldg (w + k);
+        const size_t o = (size_t) __ldg (idx + k) * channels;
+#pragma unroll
+        for (int q = 0; q < kFirBatch; q++)
+          acc[q] = __fadd_rn (acc[q], __fmul_rn (wt, load_sample (src[q] + o)));
+      }
+#pragma unroll
+      for (int q = 0; q < kFirBatch; q++)
+        if (r0 + q * kFirLanes < range.y)
+          horiz[(r0 + q * kFirLanes) * kFirTileFloats + t] = acc[q];
+    }
+  }
+  __syncthreads ();
+  if (!live)
+    return;
+  constexpr int kRows = kFirTileRows / kFirLanes;
+  float acc[kRows];
+#pragma unroll
+  for (int q = 0; q < kRows; q++)
+    acc[q] = 0.0f;
+  for (int k = 0; k < tab.y_taps; k++) {
+#pragma unroll
+    for (int q = 0; q < kRows; q++) {
+      /* rows past the frame repeat its last one and are not stored */
+      const size_t oy = (size_t) min (oy0 + lane + q * kFirLanes, out_height - 1) * tab.y_taps + k;
+      const float wt = __ldg (tab.y_weight + oy);
+      acc[q] = __fadd_rn (acc[q], __fmul_rn (wt,
+              horiz[(__ldg (tab.y_index + oy) - range.x) * kFirTileFloats + t]));
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < kRows; q++) {
+    const int oy = oy0 + lane + q * kFirLanes;
+    if (oy < out_height)
+      store_sample ((T *) ((char *) out + out_pitch * oy) + e, acc[q]);
+  }
+}
+
 /* Launch helpers keyed by the runtime sample type. */
 template <template <typename> class Launch, typename... Args> cudaError_t
 by_type (GcvSampleType type, Args... args)
@@ -328,6 +556,56 @@ template <typename T> struct LaunchFirVertical {
   }
 };
 
+template <typename T> struct LaunchPrefilterTile {
+  static cudaError_t run (cudaStream_t stream, const void *in, size_t in_pitch, float *out,
+      size_t out_pitch, int width, int height, int channels) {
+    dim3 grid ((width + SEG - 1) / SEG, (height + SEG - 1) / SEG, channels);
+    prefilter_tile<T><<<grid, kTileThreads, 0, stream>>> ((const T *) in, in_pitch, out, out_pitch,
+        width, height, channels);
+    return cudaGetLastError ();
+  }
+};
+
+/* pdl: launched with programmatic stream serialisation, so that it starts
+ * while prefilter_tile, the kernel before it on the stream, runs. */
+template <typename S, typename T> static cudaError_t
+launch_fir_tile (cudaStream_t stream, bool pdl, const void *in, size_t in_pitch, void *out,
+    size_t out_pitch, const FirTables & tab, int out_floats, int out_height, int channels)
+{
+  dim3 grid ((out_floats + kFirTileFloats - 1) / kFirTileFloats,
+      (out_height + kFirTileRows - 1) / kFirTileRows);
+  if (!pdl) {
+    fir_tile<S, T><<<grid, kFirThreads, 0, stream>>> ((const S *) in, in_pitch, (T *) out, out_pitch,
+        tab, out_floats, out_height, channels);
+    return cudaGetLastError ();
+  }
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3 (kFirThreads);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  cudaError_t e = cudaLaunchKernelEx (&config, fir_tile<S, T>, (const S *) in, in_pitch, (T *) out,
+      out_pitch, tab, out_floats, out_height, channels);
+  return e != cudaSuccess ? e : cudaGetLastError ();
+}
+
+/* from_coef: the source is the float coefficients, else the input (T) */
+template <typename T> struct LaunchFirTile {
+  static cudaError_t run (cudaStream_t stream, bool from_coef, bool pdl, const void *in,
+      size_t in_pitch, void *out, size_t out_pitch, FirTables tab, int out_floats, int out_height,
+      int channels) {
+    return from_coef ? launch_fir_tile<float, T> (stream, pdl, in, in_pitch, out, out_pitch, tab,
+        out_floats, out_height, channels)
+        : launch_fir_tile<T, T> (stream, pdl, in, in_pitch, out, out_pitch, tab, out_floats,
+        out_height, channels);
+  }
+};
+
 }                               /* namespace */
 
 /* One axis' FIR table on the device, sized for the most taps any method
@@ -338,6 +616,12 @@ struct DeviceAxis
   float *weight = nullptr;
   int capacity = 0;             /* taps * n_out entries */
   int taps = 0;
+  /* fir_tile's rows of tiles (vertical axis of a fused context only):
+   * per kFirTileRows outputs, the first input row they read and how many
+   * from there; range_max the most of any */
+  int2 *range = nullptr;
+  int n_ranges = 0;
+  int range_max = 0;
 };
 
 struct _GcvScaleCuda
@@ -348,10 +632,49 @@ struct _GcvScaleCuda
   DeviceAxis x_axis, y_axis;
   float *coef_v = nullptr, *coef = nullptr, *horiz = nullptr;
   size_t coef_v_pitch = 0, coef_pitch = 0, horiz_pitch = 0;
+  bool fused = false;           /* prefilter_tile, and fir_tile where the rows fit */
+  bool pdl = false;             /* fir_tile starts during prefilter_tile (sm_90) */
 };
 
+/* Which kernels a context runs.  Frames of up to kSmallPixels input pixels
+ * are bound by launches and by the longest thread's work, not by memory:
+ * the four kernels of the separate path each last a launch plus one
+ * thread's chain (docs/performance.md).  For them, prefilter_tile runs both
+ * prefilters in one launch and fir_tile both FIR passes in one, which
+ * prefilter_tile's trigger lets start early (programmatic dependent launch,
+ * sm_90).  Larger frames keep the separate kernels, which do no work
+ * twice.  Both paths give the same bits.  For benchmarks and tests,
+ * GCV_BSPLINE_CUDA_PATH=separate or =fused forces a path for every size and
+ * GCV_BSPLINE_CUDA_PDL=0 launches fir_tile plainly. */
+constexpr long long kSmallPixels = 512 * 512;
+
 static GcvStatus
-axis_alloc (DeviceAxis * axis, int n_in, int n_out, GcvError * err)
+choose_path (GcvScaleCuda * ctx, GcvError * err)
+{
+  const char *path = getenv ("GCV_BSPLINE_CUDA_PATH");
+  const char *pdl = getenv ("GCV_BSPLINE_CUDA_PDL");
+  int dev = 0, major = 0;
+
+  if (path == NULL || path[0] == '\0' || strcmp (path, "auto") == 0)
+    ctx->fused = (long long) ctx->geom.in_width * ctx->geom.in_height <= kSmallPixels;
+  else if (strcmp (path, "fused") == 0 || strcmp (path, "separate") == 0)
+    ctx->fused = path[0] == 'f';
+  else {
+    gcv_error_set (err, GCV_ERROR_INVALID,
+        "bsplinescale: GCV_BSPLINE_CUDA_PATH=%s: must be auto, fused or separate", path);
+    return GCV_ERROR_INVALID;
+  }
+  GCV_CUDA_TRY (cudaGetDevice (&dev), err, "bsplinescale: cudaGetDevice");
+  GCV_CUDA_TRY (cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, dev), err,
+      "bsplinescale: cudaDeviceGetAttribute (compute capability)");
+  ctx->pdl = ctx->fused && major >= 9 && !(pdl != NULL && strcmp (pdl, "0") == 0);
+  return GCV_OK;
+}
+
+/* tiles: also room for fir_tile's row ranges (the vertical axis of a
+ * fused context) */
+static GcvStatus
+axis_alloc (DeviceAxis * axis, int n_in, int n_out, bool tiles, GcvError * err)
 {
   /* bspline and catmull-rom with antialias have the widest support */
   GcvScaleParams widest = { GCV_SCALE_BSPLINE, 1 };
@@ -360,6 +683,42 @@ axis_alloc (DeviceAxis * axis, int n_in, int n_out, GcvError * err)
       "bsplinescale: cudaMalloc (tap indices)");
   GCV_CUDA_TRY (cudaMalloc ((void **) &axis->weight, sizeof (float) * axis->capacity), err,
       "bsplinescale: cudaMalloc (tap weights)");
+  if (tiles) {
+    axis->n_ranges = (n_out + kFirTileRows - 1) / kFirTileRows;
+    GCV_CUDA_TRY (cudaMalloc ((void **) &axis->range, sizeof (int2) * axis->n_ranges), err,
+        "bsplinescale: cudaMalloc (row ranges)");
+  }
+  return GCV_OK;
+}
+
+/* fir_tile's row ranges of the table `host` into axis->range (allocated
+ * for n_ranges entries): the input rows the outputs of each tile read lie
+ * in [first, first + count), trailing zero-weight taps included. */
+static GcvStatus
+axis_upload_ranges (DeviceAxis * axis, const GcvScaleAxis * host, cudaStream_t stream,
+    GcvError * err)
+{
+  int2 *range = (int2 *) malloc (sizeof (int2) * axis->n_ranges);
+  if (range == NULL) {
+    gcv_error_set (err, GCV_ERROR_NO_MEMORY, "bsplinescale: out of host memory");
+    return GCV_ERROR_NO_MEMORY;
+  }
+  axis->range_max = 0;
+  for (int r = 0; r < axis->n_ranges; r++) {
+    const int o_end = std::min ((r + 1) * kFirTileRows, host->n_out);
+    int lo = host->n_in, hi = -1;
+    for (size_t i = (size_t) r * kFirTileRows * host->taps; i < (size_t) o_end * host->taps; i++) {
+      lo = std::min (lo, (int) host->index[i]);
+      hi = std::max (hi, (int) host->index[i]);
+    }
+    range[r] = make_int2 (lo, hi - lo + 1);
+    axis->range_max = std::max (axis->range_max, hi - lo + 1);
+  }
+  /* pageable source: returns once staged (see axis_upload) */
+  cudaError_t e = cudaMemcpyAsync (axis->range, range, sizeof (int2) * axis->n_ranges,
+      cudaMemcpyHostToDevice, stream);
+  free (range);
+  GCV_CUDA_TRY (e, err, "bsplinescale: uploading the row ranges");
   return GCV_OK;
 }
 
@@ -384,9 +743,11 @@ axis_upload (DeviceAxis * axis, const GcvScaleParams * params, int n_in, int n_o
   if (e == cudaSuccess)
     e = cudaMemcpyAsync (axis->weight, host.weight, sizeof (float) * host.taps * n_out,
         cudaMemcpyHostToDevice, stream);
+  if (e == cudaSuccess && axis->range != NULL)
+    st = axis_upload_ranges (axis, &host, stream, err);
   gcv_scale_axis_clear (&host);
   GCV_CUDA_TRY (e, err, "bsplinescale: uploading the FIR table");
-  return GCV_OK;
+  return st;
 }
 
 extern "C" void
@@ -398,6 +759,7 @@ gcv_scale_cuda_free (GcvScaleCuda * ctx)
   cudaFree (ctx->x_axis.weight);
   cudaFree (ctx->y_axis.index);
   cudaFree (ctx->y_axis.weight);
+  cudaFree (ctx->y_axis.range);
   cudaFree (ctx->coef_v);
   cudaFree (ctx->coef);
   cudaFree (ctx->horiz);
@@ -411,8 +773,10 @@ scale_cuda_alloc (GcvScaleCuda * ctx, GcvError * err)
   size_t in_row = sizeof (float) * g->in_width * g->channels;
   size_t out_row = sizeof (float) * g->out_width * g->channels;
 
-  GCV_CUDA_TRY (cudaMallocPitch ((void **) &ctx->coef_v, &ctx->coef_v_pitch, in_row, g->in_height),
-      err, "bsplinescale: cudaMallocPitch (vertical prefilter)");
+  /* prefilter_tile needs no intermediate between its two passes */
+  if (!ctx->fused)
+    GCV_CUDA_TRY (cudaMallocPitch ((void **) &ctx->coef_v, &ctx->coef_v_pitch, in_row, g->in_height),
+        err, "bsplinescale: cudaMallocPitch (vertical prefilter)");
   GCV_CUDA_TRY (cudaMallocPitch ((void **) &ctx->coef, &ctx->coef_pitch, in_row, g->in_height),
       err, "bsplinescale: cudaMallocPitch (B-spline coefficients)");
   GCV_CUDA_TRY (cudaMallocPitch ((void **) &ctx->horiz, &ctx->horiz_pitch, out_row, g->in_height),
@@ -421,9 +785,9 @@ scale_cuda_alloc (GcvScaleCuda * ctx, GcvError * err)
    * hold defined values (they are never stored) */
   GCV_CUDA_TRY (cudaMemset2D (ctx->horiz, ctx->horiz_pitch, 0, ctx->horiz_pitch, g->in_height),
       err, "bsplinescale: cudaMemset2D (horizontal pass)");
-  GcvStatus st = axis_alloc (&ctx->x_axis, g->in_width, g->out_width, err);
+  GcvStatus st = axis_alloc (&ctx->x_axis, g->in_width, g->out_width, false, err);
   if (st == GCV_OK)
-    st = axis_alloc (&ctx->y_axis, g->in_height, g->out_height, err);
+    st = axis_alloc (&ctx->y_axis, g->in_height, g->out_height, ctx->fused, err);
   return st;
 }
 
@@ -441,7 +805,7 @@ gcv_scale_cuda_new (const GcvScaleGeometry * geom, GcvError * err)
     return NULL;
   }
   ctx->geom = *geom;
-  if (scale_cuda_alloc (ctx, err) != GCV_OK) {
+  if (choose_path (ctx, err) != GCV_OK || scale_cuda_alloc (ctx, err) != GCV_OK) {
     gcv_scale_cuda_free (ctx);
     return NULL;
   }
@@ -474,7 +838,12 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
   size_t fir_src_pitch = in->stride;
   GcvSampleType fir_src_type = g->type;
 
-  if (params->method == GCV_SCALE_BSPLINE) {
+  const bool bspline = params->method == GCV_SCALE_BSPLINE;
+  if (bspline && ctx->fused) {
+    GCV_CUDA_TRY (by_type<LaunchPrefilterTile> (g->type, stream, (const void *) in->data, in->stride,
+            ctx->coef, ctx->coef_pitch, g->in_width, g->in_height, C), err,
+        "bsplinescale: prefilter launch");
+  } else if (bspline) {
     GCV_CUDA_TRY (by_type<LaunchPrefilterColumns> (g->type, stream, (const void *) in->data,
             in->stride, ctx->coef_v, ctx->coef_v_pitch, in_floats, g->in_height), err,
         "bsplinescale: vertical prefilter launch");
@@ -497,9 +866,21 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
         break;
     }
     GCV_CUDA_LAUNCHED (err, "bsplinescale: horizontal prefilter launch");
+  }
+  if (bspline) {
     fir_src = ctx->coef;
     fir_src_pitch = ctx->coef_pitch;
     fir_src_type = GCV_SAMPLE_F32;
+  }
+  /* fir_tile when every tile's rows fit its shared memory (always when
+   * enlarging; a vertical shrink by more than about 2.5 falls back) */
+  if (ctx->fused && ctx->y_axis.range_max <= kFirTileMaxRows) {
+    FirTables tab = { ctx->x_axis.index, ctx->x_axis.weight, ctx->y_axis.index, ctx->y_axis.weight,
+      ctx->y_axis.range, ctx->x_axis.taps, ctx->y_axis.taps };
+    GCV_CUDA_TRY (by_type<LaunchFirTile> (g->type, stream, bspline, bspline && ctx->pdl, fir_src,
+            fir_src_pitch, out->data, out->stride, tab, out_floats, g->out_height, C), err,
+        "bsplinescale: FIR launch");
+    return GCV_OK;
   }
   GCV_CUDA_TRY (by_type<LaunchFirHorizontal> (fir_src_type, stream, fir_src, fir_src_pitch,
           ctx->horiz, ctx->horiz_pitch, (const int32_t *) ctx->x_axis.index,

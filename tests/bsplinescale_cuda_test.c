@@ -19,10 +19,16 @@
  *    of the data range, and bit-identical to the CPU there too;
  *  - parameters changing between frames on one context (and back), the
  *    same parameters twice, other planes on the same context;
- *  - argument checks of _new and _process.
+ *  - the sizes and the parameter changes again with each kernel path
+ *    forced (GCV_BSPLINE_CUDA_PATH=separate, =fused: the four kernels per
+ *    plane and the small-frame prefilter_tile + fir_tile, whichever the
+ *    size would choose), so both are held to the CPU at every size;
+ *  - argument checks of _new and _process, and of GCV_BSPLINE_CUDA_PATH.
  * GCV_TEST_QUICK=1 (for compute-sanitizer): the small sizes and 256x256 ->
- * 512x512 only, still every method, type and channel count.  (On an H100
- * the full run takes seconds, most of it the CPU side.)
+ * 512x512 only (all of them fused sizes), still every method, type and
+ * channel count, then the separate path forced, every method, antialias
+ * and type once per size.
+ * (On an H100 the full run takes seconds, most of it the CPU side.)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -207,8 +213,9 @@ static const SizeCase size_cases[] = {
   {176, 144, 1232, 1008, 1}, {1920, 1080, 7, 5, 1},
 };
 
+/* thin: at every size, as quick does for the large ones */
 static void
-test_sizes (int quick)
+test_sizes (int quick, int thin)
 {
   long runs = 0, combo = 0;
   double t0 = gcv_test_now_s ();
@@ -233,9 +240,10 @@ test_sizes (int quick)
 
         /* quick: large sizes get every method x antialias x type once,
          * channels rotating */
+        const int rotate = thin || (quick && z->large);
         for (int m = 0; m < 4; m++)
           for (int aa = 0; aa < 2; aa++)
-            any |= !(quick && z->large) || (int) ((k + t + m + aa) % 4) + 1 == C;
+            any |= !rotate || (int) ((k + t + m + aa) % 4) + 1 == C;
         if (!any) {
           free (host.data);
           continue;
@@ -252,7 +260,7 @@ test_sizes (int quick)
                 GcvScaleParams p = params_make ((GcvScaleMethod) m, aa);
                 GcvPlane expect;
                 char what[300];
-                if (quick && z->large && (int) ((k + t + m + aa) % 4) + 1 != C)
+                if (rotate && (int) ((k + t + m + aa) % 4) + 1 != C)
                   continue;
                 snprintf (what, sizeof (what), "%dx%d -> %dx%d, %s antialias %d, %s x %d, strides %zu -> %zu",
                     z->iw, z->ih, z->ow, z->oh, method_names[m], aa, type_names[t], C, din.stride, dout.stride);
@@ -409,6 +417,15 @@ test_arguments (void)
   GcvScaleParams p = params_make ((GcvScaleMethod) 4, 0);
   GcvPlane in = { NULL, 8, 8, 512 }, out = { NULL, 16, 4, 512 };
 
+  g = geom_make (GCV_SAMPLE_U8, 1, 8, 8, 16, 4);
+  setenv ("GCV_BSPLINE_CUDA_PATH", "fast", 1);
+  memset (&err, 0, sizeof (err));
+  ctx = gcv_scale_cuda_new (&g, &err);
+  GCV_TEST_CHECK (ctx == NULL && err.status == GCV_ERROR_INVALID && strstr (err.message, "GCV_BSPLINE_CUDA_PATH"),
+      "cuda_new with GCV_BSPLINE_CUDA_PATH=fast must fail with GCV_ERROR_INVALID naming the variable");
+  gcv_scale_cuda_free (ctx);
+  unsetenv ("GCV_BSPLINE_CUDA_PATH");
+
   for (size_t i = 0; i < sizeof (bad_geoms) / sizeof (bad_geoms[0]); i++) {
     g = geom_make (GCV_SAMPLE_U8, bad_geoms[i].ch, bad_geoms[i].iw, bad_geoms[i].ih, 8, 8);
     memset (&err, 0, sizeof (err));
@@ -456,7 +473,17 @@ main (void)
   test_param_changes ();
   printf ("arguments, scipy, parameter changes done (%ld failures, %.1f s)\n", gcv_test_failures,
       gcv_test_now_s () - t0);
-  test_sizes (quick);
+  test_sizes (quick, 0);
+  /* quick: every size of the quick run is a fused one already; the
+   * separate kernels once per method, antialias and type */
+  for (int i = 0; i < (quick ? 1 : 2); i++) {
+    const char *path = i == 0 ? "separate" : "fused";
+    printf ("GCV_BSPLINE_CUDA_PATH=%s:\n", path);
+    setenv ("GCV_BSPLINE_CUDA_PATH", path, 1);
+    test_param_changes ();
+    test_sizes (quick, quick);
+    unsetenv ("GCV_BSPLINE_CUDA_PATH");
+  }
 
   photos_free ();
   gcv_cuda_stream_free (stream);

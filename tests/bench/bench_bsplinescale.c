@@ -9,7 +9,11 @@
  *     (input + output bytes / time) against the device's peak; the issue's
  *     targets (<= 20 us, <= 10 us, <= 150 us for the three upscales) met or
  *     missed; the output compared with the CPU backend's (bit-identical by
- *     contract);
+ *     contract).  The context is made as the element makes it, so the row
+ *     "cuda kernels" times the kernels the element runs for that size (the
+ *     fused small-frame kernels up to 512x512 input pixels, else the four
+ *     separate ones); --cuda-paths adds rows with a path forced
+ *     (GCV_BSPLINE_CUDA_PATH, GCV_BSPLINE_CUDA_PDL, kernels/bsplinescale.cu);
  *  2. the CPU backend alone: gcv_scale_cpu_process, all threads and 1;
  *  3. the elements: appsrc (pre-made buffers) ! element ! capsfilter (output
  *     size) ! appsink, wall-clock fps, for cudabsplinescale (when there is a
@@ -67,6 +71,23 @@ static const FormatSpec known_formats[] = {
 
 static const char *method_names[] = { "bspline", "catmull-rom", "bilinear", "nearest" };
 
+/* CUDA kernel paths (kernels/bsplinescale.cu, choose_path): the
+ * --cuda-paths name, the row's implementation name and the values of
+ * GCV_BSPLINE_CUDA_PATH and GCV_BSPLINE_CUDA_PDL the context is made under
+ * (NULL: as the caller's environment has them). */
+typedef struct {
+  const char *name;
+  const char *impl;
+  const char *path, *pdl;
+} CudaPathSpec;
+
+static const CudaPathSpec known_paths[] = {
+  {"auto", "cuda kernels", NULL, NULL},
+  {"separate", "cuda kernels, separate", "separate", NULL},
+  {"fused", "cuda kernels, fused", "fused", NULL},
+  {"fused-nopdl", "cuda kernels, fused, no PDL", "fused", "0"},
+};
+
 /* ------------------------------------------------------------------------ */
 /* options */
 
@@ -87,11 +108,12 @@ static gchar *opt_element_methods = NULL;
 static gchar *opt_vs_methods = NULL;
 static gchar *opt_vs_threads = NULL;
 static gboolean opt_no_antialias = FALSE;
+static gchar *opt_cuda_paths = NULL;
 
 static GOptionEntry entries[] = {
   {"sizes", 's', 0, G_OPTION_ARG_STRING, &opt_sizes,
-        "Scaling cases, comma-separated: qcif-x7, 256-x2, 1080p-4k, 4k-1080p or WxH:WxH "
-        "(default: all four)", "LIST"},
+        "Scaling cases, comma-separated: qcif-x7, 256-x2, 1080p-4k, 4k-1080p or WxH:WxH; "
+        "small = qcif-x7,256-x2 (default: all four)", "LIST"},
   {"formats", 'f', 0, G_OPTION_ARG_STRING, &opt_formats,
       "Formats, comma-separated: gray8, rgba (default both)", "LIST"},
   {"methods", 'm', 0, G_OPTION_ARG_STRING, &opt_methods,
@@ -122,6 +144,9 @@ static GOptionEntry entries[] = {
   {"queue", 0, 0, G_OPTION_ARG_INT, &opt.queue,
       "Frames in flight in the element pipelines (default 4)", "N"},
   {"device", 'd', 0, G_OPTION_ARG_INT, &opt.device, "CUDA device (default 0)", "N"},
+  {"cuda-paths", 0, 0, G_OPTION_ARG_STRING, &opt_cuda_paths,
+        "CUDA kernel rows, comma-separated: auto (what the element runs), separate, fused, "
+        "fused-nopdl (default auto)", "LIST"},
   {"no-antialias", 0, 0, G_OPTION_ARG_NONE, &opt_no_antialias,
       "antialias=false in every row (default true; it only matters when shrinking)", NULL},
   GCVB_OPTION_ENTRIES (opt, "bench-bsplinescale.json"),
@@ -391,14 +416,47 @@ scale_cuda_process (gpointer data, const GcvPlane * in, GcvPlane * out, void *st
   return gcv_scale_cuda_process (c->cuda, &c->params, in, out, stream, err);
 }
 
+/* Sets name to value (NULL: unsets it) and frees value. */
+static void
+env_restore (const char *name, gchar * value)
+{
+  if (value)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+  g_free (value);
+}
+
+/* gcv_scale_cuda_new with the kernel path forced, for a path other than
+ * auto (the variables are read there only, so the element rows see the
+ * caller's environment). */
+static GcvScaleCuda *
+cuda_new_on_path (const GcvScaleGeometry * geom, const CudaPathSpec * path, GcvError * err)
+{
+  gchar *old_path, *old_pdl;
+  GcvScaleCuda *ctx;
+
+  if (path->path == NULL)
+    return gcv_scale_cuda_new (geom, err);      /* as the element makes it */
+  old_path = g_strdup (g_getenv ("GCV_BSPLINE_CUDA_PATH"));
+  old_pdl = g_strdup (g_getenv ("GCV_BSPLINE_CUDA_PDL"));
+  g_setenv ("GCV_BSPLINE_CUDA_PATH", path->path, TRUE);
+  if (path->pdl != NULL)
+    g_setenv ("GCV_BSPLINE_CUDA_PDL", path->pdl, TRUE);
+  ctx = gcv_scale_cuda_new (geom, err);
+  env_restore ("GCV_BSPLINE_CUDA_PATH", old_path);
+  env_restore ("GCV_BSPLINE_CUDA_PDL", old_pdl);
+  return ctx;
+}
+
 /* Kernels only: the input frames already on the device, `runs` calls
  * queued back to back (each between two events), median event time. */
 static void
 bench_cuda_kernel (const CaseSpec * cs, const GcvbFrameSet * fs, const FormatSpec * fmt,
-    GcvScaleMethod m, int warmup, int runs, const guint8 * ref)
+    GcvScaleMethod m, const CudaPathSpec * path, int warmup, int runs, const guint8 * ref)
 {
   Result *r = result_new (PART_KERNEL, cs, fmt->name, method_names[m], !opt_no_antialias,
-      "cuda kernels");
+      path->impl);
   GcvError err = { 0 };
   GcvScaleGeometry geom = make_geometry (cs, fs->channels);
   ScaleCall call = { make_params (m), NULL, NULL };
@@ -407,7 +465,7 @@ bench_cuda_kernel (const CaseSpec * cs, const GcvbFrameSet * fs, const FormatSpe
 
   if (gcv_cuda_set_device (opt.device, &err) != GCV_OK)
     gcvb_result_fail (&r->m, "set device: %s", err.message);
-  else if ((call.cuda = gcv_scale_cuda_new (&geom, &err)) == NULL)
+  else if ((call.cuda = cuda_new_on_path (&geom, path, &err)) == NULL)
     gcvb_result_fail (&r->m, "gcv_scale_cuda_new: %s", err.message);
   else if (gcvb_cuda_time_kernel (scale_cuda_process, &call, fs, cs->out_w, cs->out_h, out_row, warmup,
           runs, check, &r->m)) {
@@ -477,14 +535,24 @@ print_rows (Part part, const char *title, const char *header, const char *rule,
   }
 }
 
+/* The --cuda-paths name of a kernel row. */
+static const char *
+path_label (const GcvbResult * m)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (known_paths); i++)
+    if (strcmp (m->impl, known_paths[i].impl) == 0)
+      return known_paths[i].name;
+  return "?";
+}
+
 static void
 kernel_row (const Result * r, const GcvbResult * m, const char *geo)
 {
   char us[32], b2b[32], fps[32], gbps[32], peak[32], target[32];
 
   if (m->skipped) {
-    g_print ("%-10s %-21s %-6s %-11s %-3s %10s %10s %10s %8s %7s %11s %s%s\n", r->case_name, geo,
-        r->format, r->method, aa_label (r), "-", "-", "-", "-", "-", "-",
+    g_print ("%-10s %-21s %-6s %-11s %-11s %-3s %10s %10s %10s %8s %7s %11s %s%s\n", r->case_name, geo,
+        r->format, r->method, path_label (m), aa_label (r), "-", "-", "-", "-", "-", "-",
         m->failed ? "" : "skipped: ", m->note);
     return;
   }
@@ -497,9 +565,9 @@ kernel_row (const Result * r, const GcvbResult * m, const char *geo)
     g_strlcpy (target, "-", sizeof (target));
   else
     g_snprintf (target, sizeof (target), "<=%.0f %s", r->target_us, r->target_met ? "met" : "MISSED");
-  g_print ("%-10s %-21s %-6s %-11s %-3s %10s %10s %10s %8s %7s %11s median of %" G_GUINT64_FORMAT
-      "%s%s\n", r->case_name, geo, r->format, r->method, aa_label (r), us, b2b, fps, gbps, peak,
-      target, m->count, m->note[0] ? "; " : "", m->note);
+  g_print ("%-10s %-21s %-6s %-11s %-11s %-3s %10s %10s %10s %8s %7s %11s median of %" G_GUINT64_FORMAT
+      "%s%s\n", r->case_name, geo, r->format, r->method, path_label (m), aa_label (r), us, b2b, fps, gbps,
+      peak, target, m->count, m->note[0] ? "; " : "", m->note);
 }
 
 static void
@@ -557,16 +625,19 @@ print_tables (void)
 {
   char header[256];
 
-  g_snprintf (header, sizeof (header), "%-10s %-21s %-6s %-11s %-3s %10s %10s %10s %8s %7s %11s %s",
-      "case", "in -> out", "format", "method", "aa", "us", "b2b us", "fps", "GB/s", "% peak", "target",
+  g_snprintf (header, sizeof (header), "%-10s %-21s %-6s %-11s %-11s %-3s %10s %10s %10s %8s %7s %11s %s",
+      "case", "in -> out", "format", "method", "path", "aa", "us", "b2b us", "fps", "GB/s", "% peak", "target",
       "notes");
   print_rows (PART_KERNEL, "CUDA kernels: gcv_scale_cuda_process on device buffers, CUDA events, median",
       header, "----------------------------------------------------------------------------------"
-      "------------------------------------------", kernel_row);
+      "------------------------------------------------------", kernel_row);
   if (have_part (PART_KERNEL))
     g_print ("\nus: median of the per-call CUDA-event times; b2b us: the span of all calls queued back\n"
         "to back divided by their number.  GB/s: (input + output bytes) / median time.  aa: antialias\n"
-        "(only matters when shrinking).  target: issue 3's kernel-time target on an H100.\n");
+        "(only matters when shrinking).  target: issue 3's kernel-time target on an H100.  path: the\n"
+        "kernels (--cuda-paths): auto = what the element runs (fused up to 512x512 input pixels, else\n"
+        "separate), separate = the four kernels per plane, fused = prefilter_tile + fir_tile,\n"
+        "fused-nopdl = the same without programmatic dependent launch.\n");
 
   g_snprintf (header, sizeof (header), "%-10s %-21s %-6s %-11s %-3s %7s %10s %10s %9s %s", "case",
       "in -> out", "format", "method", "aa", "threads", "ms", "mean ms", "fps", "notes");
@@ -600,6 +671,14 @@ find_result (Part part, const char *case_name, const char *format, const char *m
   return NULL;
 }
 
+/* The kernel row the element's path gives (auto), else the first one. */
+static const Result *
+find_kernel (const char *case_name, const char *format, const char *method)
+{
+  const Result *r = find_result (PART_KERNEL, case_name, format, method, known_paths[0].impl);
+  return r ? r : find_result (PART_KERNEL, case_name, format, method, NULL);
+}
+
 /* The issue's targets and the paper's and PyTorch's figures next to ours. */
 static void
 print_summary (const GArray * cases)
@@ -608,9 +687,9 @@ print_summary (const GArray * cases)
 
   for (guint ci = 0; ci < cases->len; ci++) {
     const CaseSpec *cs = &g_array_index (cases, CaseSpec, ci);
-    const Result *bs = find_result (PART_KERNEL, cs->name, "GRAY8", "bspline", NULL);
-    const Result *cr = find_result (PART_KERNEL, cs->name, "GRAY8", "catmull-rom", NULL);
-    const Result *bs4 = find_result (PART_KERNEL, cs->name, "RGBA", "bspline", NULL);
+    const Result *bs = find_kernel (cs->name, "GRAY8", "bspline");
+    const Result *cr = find_kernel (cs->name, "GRAY8", "catmull-rom");
+    const Result *bs4 = find_kernel (cs->name, "RGBA", "bspline");
 
     if (isnan (cs->target_us) && cs->paper == NULL)
       continue;
@@ -768,6 +847,13 @@ parse_method (const char *text, gpointer out)
   return GCVB_PARSE_INDEX (text, method_names, out);
 }
 
+/* an index into known_paths */
+static gboolean
+parse_cuda_path (const char *text, gpointer out)
+{
+  return GCVB_PARSE_INDEX (text, known_paths, out);
+}
+
 /* 0 .. 1024 */
 static gboolean
 parse_threads (const char *text, gpointer out)
@@ -792,6 +878,7 @@ main (int argc, char **argv)
   GArray *methods = g_array_new (FALSE, FALSE, sizeof (int));
   GArray *el_methods = g_array_new (FALSE, FALSE, sizeof (int));
   GArray *vs_threads = g_array_new (FALSE, FALSE, sizeof (int));
+  GArray *cuda_paths = g_array_new (FALSE, FALSE, sizeof (int));   /* indices into known_paths */
   GPtrArray *vs_methods;
   int status;
   gboolean do_elements, do_kernel, do_cpu, do_cpu1, do_videoscale, do_check;
@@ -803,8 +890,14 @@ main (int argc, char **argv)
   if (opt.runs < 50)
     g_printerr ("note: --runs %d is below the 50 the issue asks for\n", opt.runs);
 
+  if (opt_sizes != NULL && g_ascii_strcasecmp (g_strstrip (opt_sizes), "small") == 0) {
+    g_free (opt_sizes);
+    opt_sizes = g_strdup ("qcif-x7,256-x2");
+  }
   if (!gcvb_parse_list (opt_sizes, "qcif-x7,256-x2,1080p-4k,4k-1080p", parse_case, cases, "unknown case",
-          "(qcif-x7, 256-x2, 1080p-4k, 4k-1080p or WxH:WxH)")
+          "(qcif-x7, 256-x2, 1080p-4k, 4k-1080p, small or WxH:WxH)")
+      || !gcvb_parse_list (opt_cuda_paths, "auto", parse_cuda_path, cuda_paths, "unknown CUDA path",
+          "(auto, separate, fused, fused-nopdl)")
       || !gcvb_parse_list (opt_formats, "gray8,rgba", parse_format, formats, "unknown format", "(gray8, rgba)")
       || !gcvb_parse_list (opt_methods, "bspline,catmull-rom,bilinear", parse_method, methods, "unknown method",
           "(bspline, catmull-rom, bilinear, nearest)")
@@ -889,11 +982,15 @@ main (int argc, char **argv)
 #if GCVB_CUDA
           if (host.cuda.available) {
             guint8 *ref = do_check ? cpu_reference (cs, &fs, m) : NULL;
-            bench_cuda_kernel (cs, &fs, fmt, m, MIN (opt.warmup, 50) + 5, opt.runs, ref);
+            for (guint pi = 0; pi < cuda_paths->len; pi++)
+              bench_cuda_kernel (cs, &fs, fmt, m, &known_paths[g_array_index (cuda_paths, int, pi)],
+                  MIN (opt.warmup, 50) + 5, opt.runs, ref);
             g_free (ref);
           } else
 #endif
-            skip_row (PART_KERNEL, cs, fmt->name, method_names[m], "cuda kernels", 0, host.cuda.why);
+            for (guint pi = 0; pi < cuda_paths->len; pi++)
+              skip_row (PART_KERNEL, cs, fmt->name, method_names[m],
+                  known_paths[g_array_index (cuda_paths, int, pi)].impl, 0, host.cuda.why);
         }
       if (do_cpu)
         for (int threads = 0; threads <= 1; threads++) {
@@ -944,6 +1041,7 @@ main (int argc, char **argv)
   g_array_free (methods, TRUE);
   g_array_free (el_methods, TRUE);
   g_array_free (vs_threads, TRUE);
+  g_array_free (cuda_paths, TRUE);
   g_ptr_array_unref (vs_methods);
   gcvb_host_clear (&host);
   gst_deinit ();
