@@ -632,7 +632,8 @@ struct _GcvScaleCuda
   DeviceAxis x_axis, y_axis;
   float *coef_v = nullptr, *coef = nullptr, *horiz = nullptr;
   size_t coef_v_pitch = 0, coef_pitch = 0, horiz_pitch = 0;
-  bool fused = false;           /* prefilter_tile, and fir_tile where the rows fit */
+  bool fused = false;           /* prefilter_tile (one launch for both prefilters) */
+  bool fir_fused = false;       /* fir_tile, where the rows fit (one launch for both FIR passes) */
   bool pdl = false;             /* fir_tile starts during prefilter_tile (sm_90) */
 };
 
@@ -647,6 +648,12 @@ struct _GcvScaleCuda
  * GCV_BSPLINE_CUDA_PATH=separate or =fused forces a path for every size and
  * GCV_BSPLINE_CUDA_PDL=0 launches fir_tile plainly. */
 constexpr long long kSmallPixels = 512 * 512;
+/* fir_tile only up to this many output samples (width x height x
+ * channels): it reads the horizontal pass's rows again for every tile of
+ * 16 output rows, which pays on small outputs (256x256 x2 RGBA: 12.4 ->
+ * 10.0 us, H100) and costs on larger ones (176x144 x7 RGBA, 5 M samples:
+ * 19.9 -> 29.4 us); prefilter_tile still pays there (13 -> 5 us). */
+constexpr long long kSmallFirSamples = 512 * 512 * 4;
 
 static GcvStatus
 choose_path (GcvScaleCuda * ctx, GcvError * err)
@@ -655,11 +662,13 @@ choose_path (GcvScaleCuda * ctx, GcvError * err)
   const char *pdl = getenv ("GCV_BSPLINE_CUDA_PDL");
   int dev = 0, major = 0;
 
-  if (path == NULL || path[0] == '\0' || strcmp (path, "auto") == 0)
+  if (path == NULL || path[0] == '\0' || strcmp (path, "auto") == 0) {
     ctx->fused = (long long) ctx->geom.in_width * ctx->geom.in_height <= kSmallPixels;
-  else if (strcmp (path, "fused") == 0 || strcmp (path, "separate") == 0)
-    ctx->fused = path[0] == 'f';
-  else {
+    ctx->fir_fused = ctx->fused
+        && (long long) ctx->geom.out_width * ctx->geom.out_height * ctx->geom.channels <= kSmallFirSamples;
+  } else if (strcmp (path, "fused") == 0 || strcmp (path, "separate") == 0) {
+    ctx->fused = ctx->fir_fused = path[0] == 'f';
+  } else {
     gcv_error_set (err, GCV_ERROR_INVALID,
         "bsplinescale: GCV_BSPLINE_CUDA_PATH=%s: must be auto, fused or separate", path);
     return GCV_ERROR_INVALID;
@@ -667,7 +676,7 @@ choose_path (GcvScaleCuda * ctx, GcvError * err)
   GCV_CUDA_TRY (cudaGetDevice (&dev), err, "bsplinescale: cudaGetDevice");
   GCV_CUDA_TRY (cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, dev), err,
       "bsplinescale: cudaDeviceGetAttribute (compute capability)");
-  ctx->pdl = ctx->fused && major >= 9 && !(pdl != NULL && strcmp (pdl, "0") == 0);
+  ctx->pdl = ctx->fir_fused && major >= 9 && !(pdl != NULL && strcmp (pdl, "0") == 0);
   return GCV_OK;
 }
 
@@ -874,7 +883,7 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
   }
   /* fir_tile when every tile's rows fit its shared memory (always when
    * enlarging; a vertical shrink by more than about 2.5 falls back) */
-  if (ctx->fused && ctx->y_axis.range_max <= kFirTileMaxRows) {
+  if (ctx->fir_fused && ctx->y_axis.range_max <= kFirTileMaxRows) {
     FirTables tab = { ctx->x_axis.index, ctx->x_axis.weight, ctx->y_axis.index, ctx->y_axis.weight,
       ctx->y_axis.range, ctx->x_axis.taps, ctx->y_axis.taps };
     GCV_CUDA_TRY (by_type<LaunchFirTile> (g->type, stream, bspline, bspline && ctx->pdl, fir_src,
