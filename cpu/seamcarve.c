@@ -128,9 +128,9 @@ gcv_seam_temporal_weight (double tc)
 int
 gcv_seam_pass_size (const GcvSeamParams * params, int left)
 {
-  int n = params->mode == GCV_SEAM_MODE_FAST ? params->seams_per_pass : 1;
-
-  return n < left ? n : left;
+  if (params->mode == GCV_SEAM_MODE_FAST)
+    return gcv_seam_fast_pass_size (params->seams_per_pass, left);
+  return left < 1 ? left : 1;
 }
 
 /* The pixel visits of one stage carving w columns into w2 at height h

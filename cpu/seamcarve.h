@@ -74,26 +74,51 @@
  *    strictly smallest wins (ties go left); the winning d is the parent.
  *    |M| < 2^31 for every allowed size (GCV_SEAM_MAX_DIMENSION).
  *
- *  - One pass finds up to P seams on the current image:
- *      root(j): the column in row 0 reached from (h-1, j) by the parents.
- *      candidates: for each root, the end column j with the smallest
- *                  M(h-1, j) (ties: smallest j);
- *      chosen: the candidates in order of (M(h-1, j), j), at most P of
- *              them, and only those with M(h-1, j) - Mbest <=
- *              GCV_SEAM_FAST_SLACK * h, Mbest the first (cheapest) one's:
- *              seams of one root merge into a trunk, so the other roots'
- *              best seams can be far dearer than the trunk's next seams
- *              would be after a removal; the slack (energy units per row)
- *              keeps fast mode's removed energy near exact mode's.
- *    Seams of different roots share no pixel (parents form a forest), so
- *    the P seams are disjoint.  P = 1 in exact mode (the leftmost seam of
- *    least total energy: the optimal greedy result, and the minimum over
- *    all connected seams, ties to the lexicographically smallest column
- *    list read from the bottom row up); P = min (params.seams_per_pass,
- *    seams still wanted) in fast mode.  The pass removes its seams from the
- *    working image (each row keeps its other pixels in order) and marks
- *    their stage-input columns in the seam mask.
- *
+ *  - One pass finds up to P seams on the current image and removes them
+ *    from it (each row keeps its other pixels in order), marking their
+ *    stage-input columns in the seam mask.  P = 1 in exact mode; P =
+ *    gcv_seam_fast_pass_size (params.seams_per_pass, seams still wanted)
+ *    in fast mode (at most GCV_SEAM_FAST_TRIES).
+ *    P = 1: the seam backtracked through the parents from the smallest
+ *    (M (h-1, j), j): the leftmost seam of least total energy, the optimal
+ *    greedy result, and the minimum over all connected seams, ties to the
+ *    lexicographically smallest column list read from the bottom row up.
+ *    P > 1 takes several seams from the same seam map (ours, not the
+ *    paper's; docs/seamcarve.md says why):
+ *      parent order of a cell: the three d of eq. 2 by the values it
+ *          compared (M (i-1, j+d), plus C_d - CU for forward energy),
+ *          ties to the smaller d; the first is the parent.  Only d with
+ *          0 <= j + d < w count (the last of the order may not exist).
+ *      root (j): the column in row 0 reached from (h-1, j) by the parents.
+ *      m0 = min_j M (h-1, j); limit = gcv_seam_fast_limit (m0, h) =
+ *          m0 + 3 max (m0, h) / 5 (integer division).
+ *      order: the end columns j with M (h-1, j) <= limit: first those that
+ *          are the cheapest of their root (the smallest (M (h-1, j), j)
+ *          of the j with that root), then the others, each group by
+ *          (M (h-1, j), j).
+ *      candidates: the first GCV_SEAM_FAST_SCAN columns of the order in
+ *          turn; column j becomes the next candidate unless the nearest
+ *          candidates taken so far left and right of it (by end column)
+ *          both exist and have one root (their paths merge: nothing fits
+ *          between); at most GCV_SEAM_FAST_TRIES candidates.  A
+ *          candidate's rank is the number taken before it.
+ *      paths: in rank order, candidate k's path starts at (h-1, its end
+ *          column) and goes up.  The candidates of lower rank with a
+ *          smaller end column are on its left, the others on its right.
+ *          From (i, c): lo = 1 + the column in row i-1 of the nearest path
+ *          on its left that reaches row i-1 (0 when none), hi = the same
+ *          on its right - 1 (w - 1 when none); the path moves to the first
+ *          c + d of (i, c)'s parent order with lo <= c + d <= hi, and when
+ *          there is none it ends at row i (it still counts for the later
+ *          candidates in the rows it has).  A whole path reaches row 0.
+ *      cost of a whole path c_0 .. c_{h-1}: what eq. 2 adds along it, the
+ *          sum of E (i, c_i) (forward: B (i, c_i) + C_d (i, c_i) with
+ *          d = c_{i-1} - c_i, d = 0 in row 0).
+ *      chosen: of the whole paths with cost <= limit, the P with the
+ *          smallest (cost, rank).
+ *    The paths never share a pixel nor cross (each stays between its
+ *    neighbours), so any of them can go in one pass; the first candidate
+ *    is the P = 1 seam, whole, costing m0: every pass takes it.
  *  - Reduction by k = w - w' seams: passes until k seams are removed; the
  *    output is the working image's pixels, all channels of all planes
  *    taken from the stage input at (i, src(i, j)).
@@ -148,10 +173,14 @@ extern "C" {
 #define GCV_SEAM_TEMPORAL_RANGE 8
 #define GCV_SEAM_TEMPORAL_MAX_WEIGHT 64
 
-/* Fast mode: a pass takes a seam only if it costs at most this much per
- * row more than the pass's cheapest seam (measured on the test photos:
- * removed energy within 3.5% of exact mode's; without it 2-3x). */
-#define GCV_SEAM_FAST_SLACK 2
+/* Fast mode (see "One pass" above): a pass tries at most
+ * GCV_SEAM_FAST_TRIES candidate seams, taken from the first
+ * GCV_SEAM_FAST_SCAN end columns in (M, j) order, and keeps those that cost
+ * at most gcv_seam_fast_limit (). */
+#define GCV_SEAM_FAST_TRIES 32
+#define GCV_SEAM_FAST_SCAN 256
+#define GCV_SEAM_FAST_SLACK_NUM 3       /* slack: 3/5 of the cheapest seam's cost */
+#define GCV_SEAM_FAST_SLACK_DEN 5
 
 #define GCV_SEAM_MASK_WIDTH 1
 #define GCV_SEAM_MASK_HEIGHT 2
@@ -176,7 +205,8 @@ typedef enum {
 typedef struct {
   GcvSeamEnergy energy;
   GcvSeamMode mode;
-  int seams_per_pass;           /* fast mode: 1 .. GCV_SEAM_MAX_PER_PASS (checked in both modes) */
+  int seams_per_pass;           /* fast mode: 1 .. GCV_SEAM_MAX_PER_PASS (checked in both modes); a
+                                 * pass takes at most GCV_SEAM_FAST_TRIES */
   double temporal_coherence;    /* 0 .. 1 */
   int mask_alpha;               /* boolean; needs geometry alpha_channel >= 0 to matter */
   GcvSeamOrder order;
@@ -265,6 +295,63 @@ gcv_seam_luma (const unsigned char *px, GcvLumaLayout layout, int r_off, int g_o
   return px[0];
 }
 
+/* Fast mode's parent order of a seam-map cell: d, the parent M (i, j)
+ * comes from, then s, the second best of d = -1, 0, +1; the third is
+ * -d - s.  gcv_seam_parent_step (code, k) is the k-th (0, 1, 2) of the
+ * order.  Two bits each, two's complement. */
+GCV_SEAM_FN int
+gcv_seam_parent_code (int d, int s)
+{
+  return (d & 3) | (s & 3) << 2;
+}
+
+GCV_SEAM_FN int
+gcv_seam_parent_step (int code, int k)
+{
+  const int d = ((code & 3) ^ 2) - 2, s = ((code >> 2 & 3) ^ 2) - 2;
+
+  return k == 0 ? d : k == 1 ? s : -d - s;
+}
+
+/* P of a fast pass that may take seams_per_pass seams and still wants
+ * `left`: min (seams_per_pass, GCV_SEAM_FAST_TRIES, left). */
+GCV_SEAM_FN int
+gcv_seam_fast_pass_size (int seams_per_pass, int left)
+{
+  const int n = seams_per_pass < GCV_SEAM_FAST_TRIES ? seams_per_pass : GCV_SEAM_FAST_TRIES;
+
+  return n < left ? n : left;
+}
+
+/* Fast mode: of the candidates of rank below k, the one whose end column
+ * (end[]) is the nearest left (side < 0) or right (side > 0) of candidate
+ * `from`'s; -1 none.  With from = k: candidate k's nearest lower-ranked
+ * neighbour, its first blocker; with from = a blocker whose path does not
+ * reach the row: the next one out. */
+GCV_SEAM_FN int
+gcv_seam_fast_next_blocker (const int *end, int k, int from, int side)
+{
+  int best = -1;
+
+  for (int q = 0; q < k; q++) {
+    if (side < 0 ? end[q] >= end[from] : end[q] <= end[from])
+      continue;
+    if (best < 0 || (side < 0 ? end[q] > end[best] : end[q] < end[best]))
+      best = q;
+  }
+  return best;
+}
+
+/* The most a seam of a fast pass may cost: the cheapest seam's cost m0 plus
+ * 3/5 of it (of h when m0 < h, e.g. with alpha or on flat pictures). */
+GCV_SEAM_FN long long
+gcv_seam_fast_limit (int m0, int h)
+{
+  const long long base = m0 > h ? m0 : h;
+
+  return m0 + base * GCV_SEAM_FAST_SLACK_NUM / GCV_SEAM_FAST_SLACK_DEN;
+}
+
 /* Alpha part of the bias. */
 GCV_SEAM_FN int
 gcv_seam_alpha_bias (int alpha)
@@ -285,7 +372,8 @@ const char *gcv_seam_geometry_check (const GcvSeamGeometry * geom);
  * clamped to [0, 1]. */
 int gcv_seam_temporal_weight (double temporal_coherence);
 
-/* Seams the pass of a step that still wants `left` seams takes. */
+/* P of the pass of a step that still wants `left` seams: 1 in exact mode,
+ * gcv_seam_fast_pass_size () in fast mode. */
 int gcv_seam_pass_size (const GcvSeamParams * params, int left);
 /* Seams an enlargement step of input width w takes when `left` are still
  * wanted: min (left, max (1, w / 2)). */

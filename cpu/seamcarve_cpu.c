@@ -16,8 +16,11 @@
  * column of each pixel) and energy E (int16: the contract's E, bias
  * included; for forward energy B + CU, see below).  A pass computes the
  * seam map M (int32) row by row, keeping only two rows of M (in L1) and the
- * parents, one int8 (-1, 0, +1) per cell; fast mode also carries each
- * cell's root column in two rolling int32 rows.  Removal compacts every row
+ * parents, one int8 (-1, 0, +1) per cell; fast mode keeps each cell's
+ * parent order there instead (gcv_seam_parent_code) and carries each
+ * cell's root column in two rolling int32 rows, then traces its candidates
+ * one after the other (find_seams_fast: at 1080p some 4 % of the
+ * instructions of the seam map it follows).  Removal compacts every row
  * (memmove of the segments between seam pixels) and then recomputes E only
  * at the two pixels either side of each removed one, which equals a full
  * recompute: a pixel whose row neighbours are both kept keeps all four of
@@ -122,6 +125,14 @@ typedef struct
   size_t stride;
 } Work;
 
+/* A candidate seam of a fast pass (find_seams_fast); its end column is in
+ * ctx->cand_end. */
+typedef struct
+{
+  int top;                      /* the highest row its path reached: 0 = a whole seam */
+  int64_t cost;                 /* a whole seam's (path_cost) */
+} FastCand;
+
 /* The seam map of a working image (one per instruction set). */
 typedef const int32_t *(*SeamMapFn) (GcvSeamCpu *ctx, const Work *w, int forward, int roots,
     const int32_t **roots_out);
@@ -153,10 +164,13 @@ struct _GcvSeamCpu
   /* per pass */
   int32_t *mrow;                /* 2 rows of M */
   int32_t *root;                /* 2 rows of roots */
-  int32_t *best;                /* per root: its candidate's end column */
-  int64_t *keys;                /* candidates (M << 16 | j), then chosen end columns */
+  int32_t *best;                /* fast mode: per root, its cheapest end column */
+  int64_t *keys;                /* fast mode: end columns (M << 16 | j), then the kept candidates */
+  FastCand cand[GCV_SEAM_FAST_TRIES];
+  int cand_end[GCV_SEAM_FAST_TRIES];  /* candidate k's column in the last row */
+  int16_t *cpath;               /* fast mode: candidate k's path, row i at k * rows + i */
   int16_t *seams;               /* a pass's n seams: row i's columns at i * n + k; sized
-                                 * R x min (GCV_SEAM_MAX_PER_PASS, stride) of the largest stage */
+                                 * R x min (GCV_SEAM_FAST_TRIES, stride) of the largest stage */
 
   SeamMapFn seam_map;           /* the DP loop for this CPU */
   int late_joins;               /* this frame's slow joins of a pass's threads */
@@ -493,9 +507,11 @@ energy_full (const Work *w, GcvSeamEnergy energy, int identity, int nt)
 /* ---- the seam map (eq. 2) ------------------------------------------------------------ */
 
 /* One row of M: mc[j] = e[j] + min_d (mp[j+d] (+ forward cost)), the first
- * strictly smallest of d = -1, 0, +1 winning; par[j] = d.  lu / lc: luma of
- * the row above / this row (forward only); rp / rc: roots of the row above /
- * this row (with `roots`).  forward and roots are constants at every call
+ * strictly smallest of d = -1, 0, +1 winning; par[j] = d, or with `roots`
+ * (fast mode) the parent order gcv_seam_parent_code (d, second), second
+ * the first strictly smallest of the other two.  lu / lc: luma of the row
+ * above / this row (forward only); rp / rc: roots of the row above / this
+ * row (with `roots`).  forward and roots are constants at every call
  * (always_inline), so each variant is its own branch-free loop. */
 static inline __attribute__((always_inline)) void
 dp_row (const int32_t *restrict mp, int32_t *restrict mc, const int16_t *restrict e,
@@ -506,7 +522,9 @@ dp_row (const int32_t *restrict mp, int32_t *restrict mc, const int16_t *restric
 
   if (w == 1) {
     mc[0] = mp[0] + e[0];
-    par[0] = 0;
+    /* the missing neighbours tie (the CUDA seam map's values outside the
+     * image), so the second is d = -1 */
+    par[0] = (int8_t) (roots ? gcv_seam_parent_code (0, -1) : 0);
     if (roots)
       rc[0] = rp[0];
     return;
@@ -521,7 +539,7 @@ dp_row (const int32_t *restrict mp, int32_t *restrict mc, const int16_t *restric
     }
     t = c < b;
     mc[0] = (t ? c : b) + e[0];
-    par[0] = (int8_t) t;
+    par[0] = (int8_t) (roots ? gcv_seam_parent_code (t, !t) : t);
     if (roots)
       rc[0] = t ? rp[1] : rp[0];
   }
@@ -548,9 +566,14 @@ dp_row (const int32_t *restrict mp, int32_t *restrict mc, const int16_t *restric
     d = gt ? 1 : d;
     r = gt ? rr : r;
     mc[j] = m + e[j];
-    par[j] = (int8_t) d;
-    if (roots)
+    if (roots) {
+      /* the second of the order: the first strictly smallest of the other two */
+      int s = d < 0 ? (c < b ? 1 : 0) : d == 0 ? (c < a ? 1 : -1) : (b < a ? 0 : -1);
+      par[j] = (int8_t) gcv_seam_parent_code (d, s);
       rc[j] = r;
+    } else {
+      par[j] = (int8_t) d;
+    }
   }
   {
     /* j = w - 1: d = -1 or 0 */
@@ -562,7 +585,7 @@ dp_row (const int32_t *restrict mp, int32_t *restrict mc, const int16_t *restric
     }
     t = b < a;
     mc[w - 1] = (t ? b : a) + e[w - 1];
-    par[w - 1] = (int8_t) (t ? 0 : -1);
+    par[w - 1] = (int8_t) (roots ? gcv_seam_parent_code (t ? 0 : -1, t ? -1 : 0) : t ? 0 : -1);
     if (roots)
       rc[w - 1] = t ? rp[w - 1] : rp[w - 2];
   }
@@ -655,60 +678,140 @@ choose_seam_map (void)
   return seam_map_generic;
 }
 
+/* The cost of a path of the working image (p[i] its column in row i): the
+ * sum of what eq. 2 adds along it, i.e. its M (h - 1, p[h - 1]) when it
+ * follows the parents. */
+static int64_t
+path_cost (const Work *w, const int16_t *p, int forward)
+{
+  int64_t sum = 0;
+
+  for (int i = 0; i < w->rows; i++) {
+    sum += w->E[w->stride * i + p[i]];
+    /* forward: entering (i, p[i]) from (i - 1, p[i - 1]) diagonally adds
+     * |L (i - 1, p[i]) - L (i, p[i - 1])| (the contract's C_d - CU) */
+    if (forward && i > 0 && p[i - 1] != p[i])
+      sum += abs (w->L[w->stride * (i - 1) + p[i]] - w->L[w->stride * i + p[i - 1]]);
+  }
+  return sum;
+}
+
+/* Fast mode's seams of one pass (cpu/seamcarve.h, "One pass"): the
+ * candidates, each traced up from its end through the parent order between
+ * the paths of the lower-ranked ones, in rank order; of the whole ones
+ * within the limit the P cheapest.  Into ctx->seams (row i's columns at
+ * i * n + k, k in increasing column).  Returns n. */
+static int
+find_seams_fast (GcvSeamCpu *ctx, const Work *w, const int32_t *M, const int32_t *roots, int P, int forward)
+{
+  const int R = w->rows, W = w->w;
+  FastCand *cd = ctx->cand;
+  int *end = ctx->cand_end;
+  int64_t *keys = ctx->keys, limit;
+  int32_t *best = ctx->best;
+  int bj = 0, nq = 0, nc = 0, n = 0, k;
+
+  /* the limit, and each root's cheapest end column */
+  for (int j = 1; j < W; j++)
+    if (M[j] < M[bj])
+      bj = j;
+  limit = gcv_seam_fast_limit (M[bj], R);
+  for (int j = 0; j < W; j++)
+    best[j] = -1;
+  for (int j = 0; j < W; j++)
+    if (best[roots[j]] < 0 || M[j] < M[best[roots[j]]])       /* strict: the smallest j keeps a tie */
+      best[roots[j]] = j;
+  /* the end columns within the limit in candidate order: the roots'
+   * cheapest first, then the others, each by (M, j); M * 65536 + j is
+   * under 2^47 in size */
+  for (int j = 0; j < W; j++)
+    if (M[j] <= limit)
+      keys[nq++] = (int64_t) M[j] * 65536 + j + (best[roots[j]] == j ? 0 : (int64_t) 1 << 50);
+  sort_keys (keys, nq);
+
+  /* the candidates, in rank order */
+  for (int q = 0; q < nq && q < GCV_SEAM_FAST_SCAN && nc < GCV_SEAM_FAST_TRIES; q++) {
+    int l, r;
+    end[nc] = (int) (keys[q] & 0xffff);
+    l = gcv_seam_fast_next_blocker (end, nc, nc, -1);
+    r = gcv_seam_fast_next_blocker (end, nc, nc, 1);
+    /* between two candidates of one tree: their paths merge, nothing
+     * would fit between */
+    if (l < 0 || r < 0 || roots[end[l]] != roots[end[r]])
+      nc++;
+  }
+
+  /* the traces, in rank order; the first blockers are the nearest
+   * lower-ranked candidates either side */
+  for (k = 0; k < nc; k++) {
+    FastCand *c = &cd[k];
+    int16_t *p = ctx->cpath + (size_t) k * R;
+    int x = end[k], i;
+    int l = gcv_seam_fast_next_blocker (end, k, k, -1), r = gcv_seam_fast_next_blocker (end, k, k, 1);
+    p[R - 1] = (int16_t) x;
+    for (i = R - 1; i > 0; i--) {
+      const int code = ctx->parent[w->stride * i + x];
+      int lo, hi, t, y = 0;
+      /* row i - 1's blockers: the nearest lower-ranked paths that reach it */
+      while (l >= 0 && cd[l].top > i - 1)
+        l = gcv_seam_fast_next_blocker (end, k, l, -1);
+      while (r >= 0 && cd[r].top > i - 1)
+        r = gcv_seam_fast_next_blocker (end, k, r, 1);
+      lo = l >= 0 ? ctx->cpath[(size_t) l * R + i - 1] + 1 : 0;
+      hi = r >= 0 ? ctx->cpath[(size_t) r * R + i - 1] - 1 : W - 1;
+      for (t = 0; t < 3; t++) {
+        y = x + gcv_seam_parent_step (code, t);
+        if (y >= lo && y <= hi)
+          break;
+      }
+      if (t == 3)
+        break;                  /* squeezed out: the path ends at row i */
+      x = y;
+      p[i - 1] = (int16_t) x;
+    }
+    c->top = i;
+    c->cost = i == 0 ? path_cost (w, p, forward) : 0;
+  }
+
+  /* the P cheapest whole ones within the limit ((cost, rank); the cost
+   * is under 2^31 in size), then in column order */
+  for (k = 0; k < nc; k++)
+    if (cd[k].top == 0 && cd[k].cost <= limit)
+      keys[n++] = (cd[k].cost + ((int64_t) 1 << 31)) << 8 | k;
+  sort_keys (keys, n);
+  n = imin (n, P);
+  for (k = 0; k < n; k++)
+    keys[k] = (int64_t) end[keys[k] & 0xff] << 8 | (keys[k] & 0xff);
+  sort_keys (keys, n);
+  for (k = 0; k < n; k++) {
+    const int16_t *p = ctx->cpath + (size_t) (keys[k] & 0xff) * R;
+    for (int i = 0; i < R; i++)
+      ctx->seams[(size_t) i * n + k] = p[i];
+  }
+  return n;
+}
+
 /* Chooses the seams of one pass (at most P) and backtracks them into
  * ctx->seams (row i's columns at i * n + k, k in increasing end column).
  * Returns n. */
 static int
-find_seams (GcvSeamCpu *ctx, const Work *w, const int32_t *M, const int32_t *roots, int P, int nt)
+find_seams (GcvSeamCpu *ctx, const Work *w, const int32_t *M, const int32_t *roots, int P, int forward)
 {
   const int R = w->rows, W = w->w;
-  int64_t *keys = ctx->keys;
-  int n, j, k;
+  int bj = 0;
 
-  if (P == 1 || !roots) {
-    /* the leftmost seam of least total energy */
-    int bj = 0;
-    for (j = 1; j < W; j++)
-      if (M[j] < M[bj])
-        bj = j;
-    keys[0] = bj;
-    n = 1;
-  } else {
-    int *best = ctx->best, nc = 0;
-    for (j = 0; j < W; j++)
-      best[j] = -1;
-    for (j = 0; j < W; j++) {
-      int r = roots[j];
-      if (best[r] < 0 || M[j] < M[best[r]])     /* strict: the smallest j keeps a tie */
-        best[r] = j;
-    }
-    for (j = 0; j < W; j++)
-      if (best[j] >= 0)
-        keys[nc++] = (int64_t) M[best[j]] * 65536 + best[j];
-    sort_keys (keys, nc);
-    n = imin (P, nc);
-    /* fast mode's slack: no seam dearer than the cheapest by more than
-     * GCV_SEAM_FAST_SLACK per row (keys >> 16 is M) */
-    for (k = 1; k < n; k++)
-      if ((keys[k] >> 16) - (keys[0] >> 16) > (int64_t) GCV_SEAM_FAST_SLACK * R)
-        break;
-    n = k;
-    for (k = 0; k < n; k++)
-      keys[k] &= 0xffff;        /* the end column (M * 65536 has no low bits) */
-    sort_keys (keys, n);
+  if (P > 1 && roots)
+    return find_seams_fast (ctx, w, M, roots, P, forward);
+  /* exact: the leftmost seam of least total energy */
+  for (int j = 1; j < W; j++)
+    if (M[j] < M[bj])
+      bj = j;
+  for (int i = R - 1; i >= 0; i--) {
+    ctx->seams[i] = (int16_t) bj;
+    if (i > 0)
+      bj += ctx->parent[w->stride * i + bj];
   }
-
-  /* backtracking: seams are independent */
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) n * R * 8))
-  for (k = 0; k < n; k++) {
-    int c = (int) keys[k];
-    for (int i = R - 1; i >= 0; i--) {
-      ctx->seams[(size_t) i * n + k] = (int16_t) c;
-      if (i > 0)
-        c += ctx->parent[w->stride * i + c];
-    }
-  }
-  return n;
+  return 1;
 }
 
 /* ---- removal ------------------------------------------------------------------------ */
@@ -875,7 +978,7 @@ run_passes (GcvSeamCpu *ctx, Work *w, int want, const GcvSeamParams *params, uin
     M = ctx->seam_map (ctx, w, forward, P > 1, &roots);
     if (ctx->profiling)
       t1 = gcv_now_ms ();
-    n = find_seams (ctx, w, M, P > 1 ? roots : NULL, P, nt);
+    n = find_seams (ctx, w, M, P > 1 ? roots : NULL, P, forward);
     if (ctx->profiling)
       t2 = gcv_now_ms ();
     found += n;
@@ -1225,6 +1328,7 @@ gcv_seam_cpu_free (GcvSeamCpu *ctx)
   free (ctx->chosen);
   free (ctx->mrow);
   free (ctx->root);
+  free (ctx->cpath);
   free (ctx->best);
   free (ctx->keys);
   free (ctx->seams);
@@ -1293,7 +1397,7 @@ gcv_seam_cpu_new (const GcvSeamGeometry *geom, GcvError *err)
     int n = plan_stages (geom, order, st);
     ns = imax (ns, n);
     for (int k = 0; k < n; k++) {
-      size_t pc = (size_t) imin (GCV_SEAM_MAX_PER_PASS, (int) st[k].stride);
+      size_t pc = (size_t) imin (GCV_SEAM_FAST_TRIES, (int) st[k].stride);
       ctx->max_w = imax (ctx->max_w, (int) st[k].stride);
       seam_cap = seam_cap > st[k].rows * pc ? seam_cap : st[k].rows * pc;
     }
@@ -1311,11 +1415,12 @@ gcv_seam_cpu_new (const GcvSeamGeometry *geom, GcvError *err)
     ctx->map = malloc (cap * sizeof (int16_t));
     ctx->mrow = malloc (2 * sizeof (int32_t) * ctx->max_w);
     ctx->root = malloc (2 * sizeof (int32_t) * ctx->max_w);
+    ctx->cpath = malloc (sizeof (int16_t) * GCV_SEAM_FAST_TRIES * imax (Wm, Hm));
     ctx->best = malloc (sizeof (int32_t) * ctx->max_w);
     ctx->keys = malloc (sizeof (int64_t) * ctx->max_w);
     ctx->seams = malloc (seam_cap * sizeof (int16_t));
     ok = ctx->luma[0] && ctx->src[0] && ctx->energy && ctx->bias && ctx->parent && ctx->scratch
-        && ctx->map && ctx->mrow && ctx->root && ctx->best && ctx->keys && ctx->seams;
+        && ctx->map && ctx->mrow && ctx->root && ctx->cpath && ctx->best && ctx->keys && ctx->seams;
     if (geom->in_width != geom->out_width)
       ok = ok && (ctx->prev_mask[DIR_WIDTH] = malloc (cap)) != NULL;
     if (geom->in_height != geom->out_height)

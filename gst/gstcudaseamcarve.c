@@ -38,12 +38,13 @@
  *
  * mode=exact removes one seam per seam map, with the energy updated where
  * the seam was: the optimal greedy result.  mode=fast takes up to
- * seams-per-pass seams from each seam map: for every top-row pixel the
- * cheapest seam that ends in it, then the cheapest of those; they never
- * share a pixel.  On video, temporal-coherence > 0 charges seams for every
- * column they move away from the previous frame's seams (up to 8), which
- * stops them jumping from frame to frame.  With mask-alpha=true an alpha of
- * 0 marks pixels to remove first and 255 pixels to keep.
+ * seams-per-pass seams (at most 32) from each seam map: the cheapest
+ * seam, and seams that follow it side by side up the same valley or take
+ * other valleys, costing at most 3/5 more; they never share a pixel.  On
+ * video, temporal-coherence > 0 charges seams for every column they move
+ * away from the previous frame's seams (up to 8), which stops them
+ * jumping from frame to frame.  With mask-alpha=true an alpha of 0 marks
+ * pixels to remove first and 255 pixels to keep.
  *
  * Formats: GRAY8, Y444 and the 4-byte RGB formats.  Subsampled YUV (I420,
  * NV12, ...) is not offered: a seam moves one luma pixel per row, which a
@@ -141,8 +142,8 @@ gst_cuda_video_seam_mode_get_type (void)
   static const GEnumValue values[] = {
     {GCV_SEAM_MODE_EXACT, "One seam per seam map, energy updated after each: the optimal "
           "greedy result", "exact"},
-    {GCV_SEAM_MODE_FAST, "Up to seams-per-pass disjoint seams per seam map: the cheapest seam "
-          "ending in each top-row pixel, cheapest first", "fast"},
+    {GCV_SEAM_MODE_FAST, "Up to seams-per-pass disjoint seams per seam map: the cheapest, and beside "
+          "it or in other valleys those costing at most 3/5 more", "fast"},
     {0, NULL, NULL},
   };
 
@@ -236,7 +237,7 @@ gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
           GST_TYPE_CUDA_VIDEO_SEAM_MODE, DEFAULT_PROP_MODE, rw));
   g_object_class_install_property (gobject_class, PROP_SEAMS_PER_PASS,
       g_param_spec_int ("seams-per-pass", "Seams per pass",
-          "mode=fast: the most seams taken from one seam map (more is faster, coarser)",
+          "mode=fast: the most seams taken from one seam map, at most 32 (more is faster, coarser)",
           1, GCV_SEAM_MAX_PER_PASS, DEFAULT_PROP_SEAMS_PER_PASS, rw));
   g_object_class_install_property (gobject_class, PROP_TEMPORAL_COHERENCE,
       g_param_spec_double ("temporal-coherence", "Temporal coherence",

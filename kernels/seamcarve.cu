@@ -19,6 +19,7 @@
  *   src[2] s16 (step-input column), en[2] s32 (energy word)   ping-pong: a
  *                   pass reads one and writes the carved image into the other
  *   par s8          parent d in -1 .. 1 of every pixel of the current pass
+ *                   (fast mode: its parent order, gcv_seam_parent_code)
  *   et s16          per phase of the seam map and column, the column at the
  *                   previous phase boundary its path comes from ("entry")
  *   bnd_m/bnd_rt    M and root of each phase's last row as tagged 64-bit
@@ -27,8 +28,14 @@
  *   ss[2] s16       per enlargement step: stage-input column of each pixel
  *   chosen u8       enlargement: the step-input pixels a seam took
  *   smask[stage][2] each stage's seam mask of this and the last frame
- *   path s16        the pass's seams, [row][seam], seams ordered by column
+ *   path s16        the pass's paths, [seam][row]: exact mode's seam, or
+ *                   fast mode's candidates by rank (GCV_SEAM_FAST_TRIES)
  *   best u64        fast mode: per root the smallest (M, j) of its end columns
+ *   ekey u64, eroot s32   fast mode: each end column's (M, j) and root
+ *   order s32       fast mode: the end columns in candidate order (the first
+ *                   GCV_SEAM_FAST_SCAN)
+ *   fend/ftop s32, fcost u64   fast mode: per candidate its end column, the
+ *                   highest row its path reached, a whole path's cost
  *   pixel images X, Y, Z (every plane, `channels` bytes a pixel)
  * The energy word: gradient modes keep E (i, j) = e + B as an int; forward
  * energy keeps B + CU in the low 16 bits (signed) and the two extra costs
@@ -46,14 +53,20 @@
  * gather (reduction) or k_insert (enlargement).  Inside k_passes a pass is
  *   DP      the seam map (eq. 2), bands of columns, neighbour-only waits
  *   --- grid barrier ---
- *   CHOOSE  fast mode with more than kInlineCand roots: rank the root
- *           candidates, keep the P smallest (then the slack rule)
- *   --- grid barrier (only then) ---
- *   TRACE   backtrack every chosen seam in parallel, mark the masks (with
- *           few roots every block ranks them itself first)
+ *   exact mode:
+ *   TRACE   backtrack the seam, mark the masks
+ *   fast mode (cpu/seamcarve.h, "One pass"):
+ *   ORDER   rank the end columns within the limit into candidate order
  *   --- grid barrier ---
- *   CARVE   remove the seams row by row into the other buffer, recompute
- *           the energy beside each removed pixel
+ *   TRACE   one warp: take the candidates, trace their paths (a pipeline,
+ *           candidate k one row behind candidate k - 1)
+ *   --- grid barrier ---
+ *   COST    the cost of every whole path
+ *   --- grid barrier ---
+ *   then, both modes:
+ *   CARVE   (fast mode: every block first picks the P cheapest paths)
+ *           remove the seams row by row into the other buffer, recompute
+ *           the energy beside each removed pixel (fast mode: and mark them)
  *   --- grid barrier ---
  * When a cooperative launch cannot hold every band of the seam map at once
  * (no cooperative launch, too few SMs) the same device functions run as
@@ -99,6 +112,8 @@ static_assert (kB >= kR, "a band's halo must come from its two neighbours only")
 static_assert (kR % kD == 0 && kR % 4 == 0 && kB % 4 == 0, "band geometry");
 
 constexpr int kThreads = 256;                   /* k_passes and the row kernels */
+constexpr int kFastTries = GCV_SEAM_FAST_TRIES;
+static_assert (kFastTries == 32, "fast mode's candidates are the lanes of one warp");
 constexpr int kWarps = kThreads / kLanes;
 constexpr int kInf = 1 << 30;                   /* > any |M| (< 2^31 / 2 here), + 510 does not overflow */
 constexpr int kChooseTile = 2048;               /* keys per shared-memory tile when ranking */
@@ -111,17 +126,39 @@ constexpr int kWalkD = 8;                       /* backtracking: rows resolved p
 constexpr int kCarveU = 16;                     /* carving: columns per lane loaded before storing */
 constexpr int kCarveU1 = 24;                    /* the same with one seam (exact mode) */
 constexpr int kMarkU = 8;                       /* backtracking: rows per thread marked together */
+constexpr int kPfD = 16;                        /* fast paths: rows of parent codes loaded ahead */
+constexpr int kPfChunks = 3;                    /* 16-byte chunks a row: 2 kPfD + 1 columns, any alignment */
+constexpr int kHist = 64;                       /* fast paths: rows of every path kept (> the pipeline's lag) */
+constexpr int kParPad = 64;                     /* bytes after the parents: a prefetch of a row narrower than
+                                                 * kPfChunks chunks reads past it */
+static_assert (16 * kPfChunks >= 2 * kPfD + 16, "a prefetched row must hold the path's reach");
+
+/* Fast mode's trace warp: per candidate (lane) a ring of kPfD rows of
+ * parent codes around its path (chunk0: the first 16-byte chunk of each),
+ * its column in the last kHist rows (kGone in the rows its path did not
+ * reach; rows padded by one: lanes read one blocker's column in different
+ * rows) and its end column. */
+constexpr int kGone = -1;
+struct FastSmem {
+  int4 ring[kPfD][kFastTries][kPfChunks];
+  int chunk0[kPfD][kFastTries];
+  int hist[kHist][kFastTries + 1];
+  int end[kFastTries];
+};
+
 /* shared memory of k_passes: the largest of its parts */
 constexpr int kChooseSmem = kChooseTile * 8;
-constexpr int kInlineCand = 1024;               /* fast mode: up to this many roots, every block ranks them */
-constexpr int kTraceSmem = (kMaxPhases + 4) * 4 + kChainWin * 2 + kThreads * kWalkD * kWalkD
-    + (kInlineCand + GCV_SEAM_MAX_PER_PASS) * 8 + 16;
-constexpr int kCarveSmem = kWarps * 3 * GCV_SEAM_MAX_PER_PASS * 2;
+constexpr int kTraceSmem = (kMaxPhases + 4) * 4 + kChainWin * 2 + kThreads * kWalkD * kWalkD + 16;
+constexpr int kCarveSmem = kWarps * 3 * kFastTries * 2 + (kFastTries + 1) * 4;
+constexpr int kFastSmem = (int) sizeof (FastSmem);
 constexpr int kDpWarp = (kD + 1) * kWarpCols;     /* ints of a band's shared memory: ring + roots */
 constexpr int kDpSmem = kWarps * kDpWarp * 4;
-static_assert (kDpSmem <= kCarveSmem, "the seam map's ring must fit the shared memory of k_passes");
-constexpr int kPassSmem = kChooseSmem > kTraceSmem ? (kChooseSmem > kCarveSmem ? kChooseSmem : kCarveSmem)
-    : (kTraceSmem > kCarveSmem ? kTraceSmem : kCarveSmem);
+constexpr int
+cmax (int x, int y)
+{
+  return x > y ? x : y;
+}
+constexpr int kPassSmem = cmax (cmax (cmax (kChooseSmem, kTraceSmem), cmax (kCarveSmem, kFastSmem)), kDpSmem);
 static_assert (kPassSmem <= 48 * 1024, "k_passes shared memory must stay static");
 
 constexpr int kTileX = 64, kTileY = 8;          /* k_init: the paper's 64 x 8 tile */
@@ -130,9 +167,11 @@ constexpr int kTileX = 64, kTileY = 8;          /* k_init: the paper's 64 x 8 ti
 
 struct DevState {
   unsigned bar_count, bar_gen;  /* grid barrier */
-  unsigned n_cand;              /* fast mode: roots that have a candidate */
+  unsigned n_cand;              /* fast mode: end columns within the limit */
+  int nc;                       /* fast mode: candidates of the pass */
+  long long limit;              /* fast mode: the most a seam of the pass may cost */
   int nf;                       /* seams found by the pass (fallback path) */
-  unsigned long long best_all;  /* exact mode: min (M, j) of the last row */
+  unsigned long long best_all;  /* min (M, j) of the last row (exact mode's seam; fast mode's m0) */
   int w, left, parity, pass;    /* the step's progress (fallback path; parity: where the result is) */
   int passes, seams;            /* totals of the frame (profiling) */
   unsigned long long t_dp, t_trace, t_carve;    /* ns inside k_passes (profiling) */
@@ -157,8 +196,13 @@ struct PassArgs {
   const int16_t *ss;            /* step-input column -> stage-input column (has_ss) */
   uint8_t *chosen;              /* enlarge: step-input coordinates */
   uint8_t *smask;               /* this frame's stage mask */
-  unsigned long long *best, *keys;
-  int16_t *path;                /* [row][slot] */
+  unsigned long long *best;     /* fast mode: per root its cheapest (M, j) */
+  unsigned long long *ekey;     /* fast mode: per end column (M, j) */
+  int *eroot;                   /* fast mode: per end column its root */
+  int *order;                   /* fast mode: candidate order, GCV_SEAM_FAST_SCAN columns */
+  int *fend, *ftop;             /* fast mode: per candidate its end column, highest row */
+  unsigned long long *fcost;    /* fast mode: per candidate its whole path's cost (two's complement) */
+  int16_t *path;                /* [candidate][row]: path k's row i at k * path_pitch + i */
   int path_pitch;
   DevState *st;
   int profile;
@@ -424,9 +468,10 @@ count_le (const int16_t * t, int n, int j)
  * is needed; a band thus waits only for the columns it reads, i.e. for
  * its neighbours b - 1 and b + 1 to finish phase p.  They have then also
  * read bnd_*[(p - 1) & 1], so two boundary rows suffice.  The last phase
- * makes the candidates instead: the exact mode's min (M, j) of the last
- * row (atomicMin on 64 bits), or per root the best (M, j) of its end
- * columns (fast mode, counting the roots that have one).  The fallback
+ * makes the candidates instead: the min (M, j) of the last row (atomicMin
+ * on 64 bits), and in fast mode every column's (M, j) and root and per
+ * root the best (M, j) of its end columns.  Fast mode also writes each
+ * cell's parent order (gcv_seam_parent_code) instead of d.  The fallback
  * (wait = false) runs one phase per launch and trusts the words. */
 template <bool FWD, bool FAST> __device__ __forceinline__ void
 dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, int pe, bool wait, int *ring)
@@ -585,7 +630,15 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
             nm[k] = inimg[k] ? eb + best : kInf;
             const int enl = k == 0 ? eL : en[k - 1], enr = k == kCpl - 1 ? eR : en[k + 1];
             nen[k] = pl ? enl : pm ? en[k] : enr;
-            word |= (pl ? 0xffu : pm ? 0u : 1u) << (8 * k);
+            if (FAST) {
+              /* the parent order: the second is the first strictly
+               * smallest of the other two (cpu/seamcarve.h) */
+              const int d = pl ? -1 : pm ? 0 : 1;
+              const int s2 = pl ? (cr < cm ? 1 : 0) : pm ? (cr < cl ? 1 : -1) : (cm < cl ? 0 : -1);
+              word |= (unsigned) gcv_seam_parent_code (d, s2) << (8 * k);
+            } else {
+              word |= (pl ? 0xffu : pm ? 0u : 1u) << (8 * k);
+            }
           }
 #pragma unroll
           for (int k = 0; k < kCpl; k++) {
@@ -635,17 +688,9 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
             st_relaxed_v2 (a.bnd_rt + off + k, tag | (unsigned) rt[k], tag | (unsigned) rt[k + 1]);
         }
       }
-    } else if (FAST) {
-      if (own) {
-#pragma unroll
-        for (int k = 0; k < kCpl; k++)
-          if (inimg[k]) {
-            const unsigned long long old = atomicMin (a.best + rt[k], make_key (m[k], c0 + k));
-            if (old == kNoKey)
-              atomicAdd (&a.st->n_cand, 1u);
-          }
-      }
     } else {
+      /* the last row: min (M, j) of it; fast mode also every column's
+       * (M, j) and root, and per root the smallest (M, j) */
       unsigned long long kmin = kNoKey;
       if (own) {
 #pragma unroll
@@ -653,6 +698,11 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
           if (inimg[k]) {
             const unsigned long long key = make_key (m[k], c0 + k);
             kmin = key < kmin ? key : kmin;
+            if (FAST) {
+              a.ekey[c0 + k] = key;
+              a.eroot[c0 + k] = rt[k];
+              atomicMin (a.best + rt[k], key);
+            }
           }
       }
 #pragma unroll
@@ -671,22 +721,46 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
   }
 }
 
-/* ---- choosing the pass's seams (fast mode) --------------------------------------------- */
+/* ---- fast mode: candidates, their paths, their costs, the choice ------------------------- */
 
-/* Every root r with a candidate key best[r] gets its rank among all keys;
- * ranks below nf write the key to keys[rank].  A warp ranks one root: the
- * block loads the keys in tiles of kChooseTile into shared memory (16 KB),
- * each lane compares against every 32nd, a warp sum gives the rank.  Rounds
- * in which no warp of the block has a root are skipped. */
+/* M of a key made by make_key. */
+__device__ __forceinline__ int
+key_m (unsigned long long key)
+{
+  return (int) ((unsigned) (key >> 32) ^ 0x80000000u);
+}
+
+/* End column q's place in the candidate order (cpu/seamcarve.h, "One
+ * pass") as one key: not its root's cheapest (bit 48), M - m0 (bits
+ * 16..47, 0 .. limit - m0 < 2^31), q; kNoKey when M exceeds the limit. */
+__device__ __forceinline__ unsigned long long
+order_key (const PassArgs & a, int q, int m0, long long limit)
+{
+  const unsigned long long key = __ldcg (a.ekey + q);
+  const int m = key_m (key);
+  if (m > limit)
+    return kNoKey;
+  const bool cheapest = __ldcg (a.best + __ldcg (a.eroot + q)) == key;
+  return (unsigned long long) !cheapest << 48 | (unsigned long long) (unsigned) (m - m0) << 16 | (unsigned) q;
+}
+
+/* ORDER: every end column within the limit gets its rank among them;
+ * ranks below GCV_SEAM_FAST_SCAN write the column to order[rank], and
+ * n_cand counts them.  A warp ranks one column: the block loads the keys
+ * in tiles of kChooseTile into shared memory (16 KB), each lane compares
+ * against every 32nd, a warp sum gives the rank.  Rounds in which no warp
+ * of the block has a column within the limit are skipped. */
 __device__ __forceinline__ void
-choose_seams (const PassArgs & a, int w, int nf, unsigned long long *skeys)
+rank_candidates (const PassArgs & a, int w, unsigned long long *skeys)
 {
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int m0 = key_m (__ldcg (&a.st->best_all));
+  const long long limit = gcv_seam_fast_limit (m0, a.h);
   const int per_round = gridDim.x * kWarps;
   const int rounds = (w + per_round - 1) / per_round;
   for (int rd = 0; rd < rounds; rd++) {
     const int r = (rd * gridDim.x + blockIdx.x) * kWarps + warp;
-    const unsigned long long key = r < w ? __ldcg (a.best + r) : kNoKey;
+    const unsigned long long key = r < w ? order_key (a, r, m0, limit) : kNoKey;
     const bool valid = key != kNoKey;
     if (!__syncthreads_or (valid))
       continue;
@@ -699,7 +773,7 @@ choose_seams (const PassArgs & a, int w, int nf, unsigned long long *skeys)
 #pragma unroll
         for (int u = 0; u < kChooseTile / kThreads; u++) {
           const int q = threadIdx.x + u * kThreads;
-          v[u] = q < n ? __ldcg (a.best + t0 + q) : kNoKey;
+          v[u] = q < n ? order_key (a, t0 + q, m0, limit) : kNoKey;
         }
 #pragma unroll
         for (int u = 0; u < kChooseTile / kThreads; u++)
@@ -713,44 +787,240 @@ choose_seams (const PassArgs & a, int w, int nf, unsigned long long *skeys)
 #pragma unroll
     for (int s = 16; s > 0; s >>= 1)
       cnt += __shfl_xor_sync (0xffffffffu, cnt, s);
-    if (valid && lane == 0 && cnt < nf)
-      a.keys[cnt] = key;
+    if (valid && lane == 0) {
+      atomicAdd (&a.st->n_cand, 1u);
+      if (cnt < GCV_SEAM_FAST_SCAN)
+        a.order[cnt] = r;
+    }
   }
 }
 
-/* Fast mode's slack (cpu/seamcarve.h): of the nf keys ranked into
- * a.keys (cheapest first), how many cost at most GCV_SEAM_FAST_SLACK per
- * row more than the first.  Every thread computes the same count. */
-__device__ __forceinline__ int
-within_slack (const PassArgs & a, int nf)
+/* Loads row `row` (at a.par + off) of the parent codes around column x
+ * (columns x - kPfD .. x + kPfD: kPfChunks 16-byte chunks from chunk0, as
+ * far right as the row allows, past it only in rows narrower than the
+ * chunks, into the allocation's padding) into candidate `lane`'s ring;
+ * nothing for rows above the image.  The caller commits the group. */
+__device__ __forceinline__ void
+fast_prefetch (const PassArgs & a, FastSmem & fs, int lane, int row, ptrdiff_t off, int x)
 {
-  if (nf <= 1)
-    return nf;
-  const long long m0 = (int) ((unsigned) (__ldcg (a.keys) >> 32) ^ 0x80000000u);
-  const long long limit = m0 + (long long) GCV_SEAM_FAST_SLACK * a.h;
-  int n = 1;
-  while (n < nf && (long long) (int) ((unsigned) (__ldcg (a.keys + n) >> 32) ^ 0x80000000u) <= limit)
-    n++;
-  return n;
+  if (row < 0)
+    return;
+  const int slot = row & (kPfD - 1);
+  const int c0 = max (min ((x - kPfD) >> 4, a.pitch / 16 - kPfChunks), 0);
+  fs.chunk0[slot][lane] = c0;
+  const int8_t *src = a.par + off + 16 * c0;
+#pragma unroll
+  for (int q = 0; q < kPfChunks; q++)
+    cp_async16 (&fs.ring[slot][lane][q], src + 16 * q);
 }
 
-/* The fallback path's slack: one thread, between k_choose and k_trace. */
-__global__ void
-k_slack (PassArgs a)
+/* TRACE, one warp (cpu/seamcarve.h, "One pass"; the CPU's
+ * find_seams_fast step by step).
+ *  1. The candidates: the first columns of the order in turn; the lanes
+ *     keep those taken sorted by end column (end, root, rank), so a ballot
+ *     finds a column's place and its neighbours, a shuffle inserts it.
+ *  2. The paths: lane k traces candidate k, one row behind lane k - 1 (a
+ *     pipeline: at step t lane k moves from row h - 1 - (t - k) up), so
+ *     every lower-ranked path it needs (its blockers: the nearest left and
+ *     right that reach the row) has its column for the row in the
+ *     history ring already, written at least one step before.  Each lane
+ *     moves to the first column of the parent order between its blockers,
+ *     or its path ends; a lane whose path ended goes on up writing kGone,
+ *     so a blocker that does not reach a row reads as such there.  The
+ *     parent codes come from the lane's ring, loaded kPfD rows ahead
+ *     around its column (cp.async), so a step is a few shared-memory
+ *     reads: h + 30 steps a pass.
+ * Writes the paths, the candidates' end columns and highest rows, zeroes
+ * their costs, and the pass's limit and count into the state. */
+__device__ __forceinline__ void
+fast_trace (const PassArgs & a, int w, FastSmem & fs)
 {
-  a.st->nf = within_slack (a, a.st->nf);
+  const int lane = threadIdx.x & 31, h = a.h, pp = a.path_pitch;
+  const int m0 = key_m (__ldcg (&a.st->best_all));
+  const int nq = min ((int) __ldcg (&a.st->n_cand), GCV_SEAM_FAST_SCAN);
+
+  /* 1. the candidates */
+  int ce = 0, cr = 0, ck = 0, nc = 0;
+  for (int q0 = 0; q0 < nq && nc < kFastTries; q0 += 32) {
+    const int jl = q0 + lane < nq ? __ldcg (a.order + q0 + lane) : 0;
+    const int rl = q0 + lane < nq ? __ldcg (a.eroot + jl) : 0;
+    for (int u = 0; u < 32 && q0 + u < nq && nc < kFastTries; u++) {
+      const int e = __shfl_sync (0xffffffffu, jl, u), re = __shfl_sync (0xffffffffu, rl, u);
+      const int pos = __popc (__ballot_sync (0xffffffffu, lane < nc && ce < e));
+      const int rleft = __shfl_sync (0xffffffffu, cr, pos > 0 ? pos - 1 : 0);
+      const int rright = __shfl_sync (0xffffffffu, cr, pos < nc ? pos : 0);
+      if (pos > 0 && pos < nc && rleft == rright)
+        continue;               /* between two candidates of one tree */
+      const int ue = __shfl_up_sync (0xffffffffu, ce, 1), ur = __shfl_up_sync (0xffffffffu, cr, 1);
+      const int uk = __shfl_up_sync (0xffffffffu, ck, 1);
+      if (lane > pos) {
+        ce = ue;
+        cr = ur;
+        ck = uk;
+      } else if (lane == pos) {
+        ce = e;
+        cr = re;
+        ck = nc;
+      }
+      nc++;
+    }
+  }
+  if (lane < nc)
+    fs.end[ck] = ce;
+  __syncwarp ();
+
+  /* 2. the paths: lane = rank from here on; the first blockers are the
+   * nearest lower-ranked candidates either side */
+  const bool cand = lane < nc;
+  int x = cand ? fs.end[lane] : 0, i = h - 1, top = h - 1;
+  int l = cand ? gcv_seam_fast_next_blocker (fs.end, lane, lane, -1) : -1;
+  int r = cand ? gcv_seam_fast_next_blocker (fs.end, lane, lane, 1) : -1;
+  bool walking = cand && h > 1, alive = cand;
+  /* this lane's path at row i, the parent row loaded next (row i - kPfD) */
+  int16_t *pth = a.path + (size_t) lane * pp + h - 1;
+  ptrdiff_t pfoff = (ptrdiff_t) (h - 1 - kPfD) * a.pitch;
+  if (cand) {
+    fs.hist[(h - 1) & (kHist - 1)][lane] = x;
+    *pth = (int16_t) x;
+    for (int q = 0; q < kPfD; q++) {
+      fast_prefetch (a, fs, lane, h - 1 - q, (ptrdiff_t) (h - 1 - q) * a.pitch, x);
+      cp_async_commit ();
+    }
+  }
+  __syncwarp ();
+  const int steps = h - 1 + nc - 1;
+  for (int t = 0; t < steps; t++) {
+    if (walking && t >= lane) {
+      int *next = fs.hist[(i - 1) & (kHist - 1)];
+      if (alive) {
+        /* the ring row of row i landed (kPfD groups ago) */
+        cp_async_wait<kPfD - 1> ();
+        const int slot = i & (kPfD - 1);
+        const int code = ((const unsigned char *) fs.ring[slot][lane])[x - 16 * fs.chunk0[slot][lane]];
+        /* row i - 1's blockers: the nearest lower-ranked paths that reach it */
+        int vl = l >= 0 ? next[l] : 0, vr = r >= 0 ? next[r] : 0;
+        while (l >= 0 && vl == kGone) {
+          l = gcv_seam_fast_next_blocker (fs.end, lane, l, -1);
+          vl = l >= 0 ? next[l] : 0;
+        }
+        while (r >= 0 && vr == kGone) {
+          r = gcv_seam_fast_next_blocker (fs.end, lane, r, 1);
+          vr = r >= 0 ? next[r] : 0;
+        }
+        const int lo = l >= 0 ? vl + 1 : 0, hi = r >= 0 ? vr - 1 : w - 1;
+        int y = kGone;
+#pragma unroll
+        for (int q = 2; q >= 0; q--) {
+          const int c = x + gcv_seam_parent_step (code, q);
+          y = c >= lo && c <= hi ? c : y;
+        }
+        if (y == kGone) {
+          alive = false;        /* squeezed out: its path ends at row i */
+        } else {
+          x = y;
+          top = i - 1;
+          *--pth = (int16_t) x;
+          fast_prefetch (a, fs, lane, i - kPfD, pfoff, x);
+          cp_async_commit ();
+        }
+        next[lane] = y;
+      } else {
+        next[lane] = kGone;
+      }
+      i--;
+      pfoff -= a.pitch;
+      walking = i > 0;
+    }
+    __syncwarp ();
+  }
+  cp_async_wait_all ();
+  if (cand) {
+    a.fend[lane] = fs.end[lane];
+    a.ftop[lane] = top;
+    a.fcost[lane] = 0;
+  }
+  if (lane == 0) {
+    a.st->nc = nc;
+    a.st->limit = gcv_seam_fast_limit (m0, h);
+  }
+}
+
+/* COST: every whole path's cost (what eq. 2 adds along it: the energy
+ * words' E, for forward energy B + CU plus, after a diagonal step, the
+ * word's dl or dr), summed by all threads, one candidate after another. */
+template <bool FWD> __device__ __forceinline__ void
+fast_costs (const PassArgs & a, int cur)
+{
+  const int nc = __ldcg (&a.st->nc), h = a.h, lane = threadIdx.x & 31;
+  const int *E = a.en[cur];
+  for (int k = 0; k < nc; k++) {
+    if (__ldcg (a.ftop + k) != 0)
+      continue;
+    const int16_t *p = a.path + (size_t) k * a.path_pitch;
+    long long sum = 0;
+    for (int i = blockIdx.x * kThreads + threadIdx.x; i < h; i += gridDim.x * kThreads) {
+      const int c = __ldcg (p + i);
+      const int wd = __ldcg (E + (size_t) i * a.pitch + c);
+      if (FWD) {
+        sum += (short) (wd & 0xffff);
+        if (i > 0) {
+          const int d = __ldcg (p + i - 1) - c;
+          sum += d < 0 ? (wd >> 16 & 0xff) : d > 0 ? (int) ((unsigned) wd >> 24) : 0;
+        }
+      } else {
+        sum += wd;
+      }
+    }
+#pragma unroll
+    for (int s = 16; s > 0; s >>= 1)
+      sum += __shfl_xor_sync (0xffffffffu, sum, s);
+    if (lane == 0 && sum != 0)
+      atomicAdd (a.fcost + k, (unsigned long long) sum);
+  }
+}
+
+/* The choice (every block the same): of the whole paths within the limit
+ * the P with the smallest (cost, rank), into sl[] by end column (= by
+ * column in every row: the paths never cross); sl[kFastTries] = their
+ * number, which it returns.  One warp. */
+__device__ __forceinline__ int
+fast_choose (const PassArgs & a, int P, int *sl)
+{
+  if (threadIdx.x < 32) {
+    const int k = threadIdx.x, nc = __ldcg (&a.st->nc);
+    const long long limit = __ldcg (&a.st->limit);
+    long long cost = 0;
+    int end = 0;
+    bool ok = false;
+    if (k < nc) {
+      cost = (long long) __ldcg (a.fcost + k);
+      ok = __ldcg (a.ftop + k) == 0 && cost <= limit;
+      end = __ldcg (a.fend + k);
+    }
+    /* |cost| < 2^31 */
+    const unsigned long long key = ok ? (unsigned long long) (cost + (1ll << 31)) << 8 | (unsigned) k : kNoKey;
+    int rank = 0, slot = 0;
+    for (int q = 0; q < 32; q++)
+      rank += __shfl_sync (0xffffffffu, key, q) < key;
+    const int n = min (__popc (__ballot_sync (0xffffffffu, ok)), P);
+    const bool chosen = ok && rank < n;
+    for (int q = 0; q < 32; q++) {
+      const int eq = __shfl_sync (0xffffffffu, end, q);
+      slot += __shfl_sync (0xffffffffu, (int) chosen, q) && eq < end;
+    }
+    if (chosen)
+      sl[slot] = k;
+    if (k == 0)
+      sl[kFastTries] = n;
+  }
+  __syncthreads ();
+  return sl[kFastTries];
 }
 
 /* ---- backtracking ---------------------------------------------------------------------- */
 
-/* Fast mode with at most kInlineCand roots: every block first ranks the
- * candidate keys itself (the set entries of best[] compacted into shared
- * memory, each one's rank among them, the first nf in order, then the
- * slack rule), so that no CHOOSE part and no barrier are needed; all
- * blocks get the same nf, which the function returns.
- * One block per chosen seam (grid-stride).  Its end column j; its slot =
- * rank of j among the pass's end columns (seams never cross, so slot order
- * is column order in every row).
+/* Exact mode's seam, by block 0: its end column is the min (M, j) of the
+ * last row.
  *  1. The column at every phase boundary, from the last phase up through
  *     the entry columns et[p] (nph dependent steps).  Rounds of kChainD
  *     phases: from the known column c at the end of phase p, the column
@@ -761,79 +1031,24 @@ k_slack (PassArgs a)
  *  2. Thread t walks phase t up through the int8 parents, all phases at
  *     once; the same trick by rows: kWalkD rows per round, loading the
  *     1 + 3 + ... + (2 kWalkD - 1) parents the path can touch into its own
- *     64 bytes of shared memory first.  Writes path[row][slot].
+ *     64 bytes of shared memory first.  Writes path[row] (path 0).
  *  3. All threads mark the seam's rows in parallel: the stage mask at the
  *     stage-input column (through src and ss), and, when enlarging, the
  *     chosen step-input pixel. */
-template <bool FAST> __device__ __forceinline__ int
-trace_seams (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, bool inl)
+__device__ __forceinline__ void
+trace_seam (const PassArgs & a, int w, int cur, unsigned char *smem)
 {
-  const int h = a.h, pitch = a.pitch, nph = a.nph, pp = a.path_pitch;
+  const int h = a.h, pitch = a.pitch, nph = a.nph;
   const int16_t *src = a.src[cur];
   int *sce = (int *) smem;                                      /* kMaxPhases + 4 */
-  int *sslot = sce + kMaxPhases;
   int16_t *win = (int16_t *) (smem + (kMaxPhases + 4) * 4);    /* kChainWin */
   int8_t *walk = (int8_t *) (win + kChainWin);                  /* kThreads x kWalkD^2 */
-  unsigned long long *cand = (unsigned long long *) (walk + kThreads * kWalkD * kWalkD);  /* kInlineCand */
-  unsigned long long *sk = cand + kInlineCand;                  /* the chosen keys, GCV_SEAM_MAX_PER_PASS */
-  int *ncand = (int *) (sk + GCV_SEAM_MAX_PER_PASS);
-  if (FAST && inl) {
-    /* few roots: every block ranks them itself (no CHOOSE part and no
-     * barrier for it): the set keys of best[] in any order, each one's
-     * rank, the first nf in order, then the slack rule */
+  if (blockIdx.x == 0) {
+    const int jend = (int) (unsigned) (__ldcg (&a.st->best_all) & 0xffffffffu);
     __syncthreads ();
     if (threadIdx.x == 0)
-      *ncand = 0;
-    __syncthreads ();
-    for (int b0 = 0; b0 < w; b0 += kThreads * 8) {
-      unsigned long long v[8];
-#pragma unroll
-      for (int u = 0; u < 8; u++) {
-        const int r = b0 + u * kThreads + threadIdx.x;
-        v[u] = r < w ? __ldcg (a.best + r) : kNoKey;
-      }
-#pragma unroll
-      for (int u = 0; u < 8; u++)
-        if (v[u] != kNoKey)
-          cand[atomicAdd (ncand, 1)] = v[u];
-    }
-    __syncthreads ();
-    const int n = *ncand;
-    for (int c = threadIdx.x; c < n; c += kThreads) {
-      const unsigned long long key = cand[c];
-      int r = 0;
-      for (int q = 0; q < n; q++)
-        r += cand[q] < key;
-      if (r < nf)
-        sk[r] = key;
-    }
-    __syncthreads ();
-    if (nf > 1) {
-      const long long limit = (long long) (int) ((unsigned) (sk[0] >> 32) ^ 0x80000000u)
-          + (long long) GCV_SEAM_FAST_SLACK * h;
-      int n2 = 1;
-      while (n2 < nf && (long long) (int) ((unsigned) (sk[n2] >> 32) ^ 0x80000000u) <= limit)
-        n2++;
-      nf = n2;
-    }
-  }
-  const unsigned long long *keys = FAST && inl ? sk : a.keys;
-  for (int k = blockIdx.x; k < nf; k += gridDim.x) {
-    const unsigned long long key = FAST ? (inl ? keys[k] : __ldcg (keys + k)) : __ldcg (&a.st->best_all);
-    const int jend = (int) (unsigned) (key & 0xffffffffu);
-    __syncthreads ();
-    if (threadIdx.x == 0) {
-      *sslot = 0;
       sce[nph - 1] = jend;
-    }
     __syncthreads ();
-    if (FAST) {
-      int c = 0;
-      for (int q = threadIdx.x; q < nf; q += kThreads)
-        c += (int) (unsigned) ((inl ? keys[q] : __ldcg (keys + q)) & 0xffffffffu) < jend;
-      if (c)
-        atomicAdd (sslot, c);
-    }
     /* 1. phase ends */
     for (int p = nph - 1; p > 0; p -= kChainD) {
       const int c = sce[p];
@@ -874,13 +1089,12 @@ trace_seams (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, bo
       __syncthreads ();
     }
     /* 2. walks */
-    const int slot = *sslot;
-    int16_t *path = a.path + slot;
+    int16_t *path = a.path;
     int8_t *wv = walk + threadIdx.x * kWalkD * kWalkD;
     for (int t = threadIdx.x; t < nph; t += kThreads) {
       const int rs = t * kR;
       int i = min (rs + kR, h) - 1, c = sce[t];
-      path[(size_t) i * pp] = (int16_t) c;
+      path[i] = (int16_t) c;
       while (i > rs) {
         const int n = min (kWalkD, i - rs);
         {
@@ -901,7 +1115,7 @@ trace_seams (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, bo
         for (int q = 0; q < kWalkD; q++) {
           if (q < n) {
             x += wv[q * q + q + (x - c)];
-            path[(size_t) (i - q - 1) * pp] = (int16_t) x;
+            path[i - q - 1] = (int16_t) x;
           }
         }
         c = x;
@@ -915,7 +1129,7 @@ trace_seams (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, bo
 #pragma unroll
       for (int u = 0; u < kMarkU; u++) {
         const int i = i0 + u * kThreads + threadIdx.x;
-        col[u] = i < h ? path[(size_t) i * pp] : 0;
+        col[u] = i < h ? path[i] : 0;
       }
 #pragma unroll
       for (int u = 0; u < kMarkU; u++) {
@@ -935,7 +1149,6 @@ trace_seams (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, bo
       }
     }
   }
-  return nf;
 }
 
 /* ---- carving --------------------------------------------------------------------------- */
@@ -952,9 +1165,12 @@ trace_seams (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, bo
  * ones whose four neighbours changed, vertical ones included, since seams
  * are 8-connected and never cross) is recomputed from the old buffer
  * through the same mapping, which makes it equal to a full recompute of
- * the carved image.  Shared memory: 3 x 1024 int16 per warp. */
+ * the carved image.  Fast mode's seams are the paths sl[0 .. nf - 1] (by
+ * column), and the warp also marks them (stage mask, chosen pixels)
+ * through the old src; exact mode's is path 0, marked when traced.
+ * Shared memory: 3 x kFastTries int16 per warp. */
 __device__ __forceinline__ void
-carve_rows (const PassArgs & a, int w, int nf, int cur, unsigned char *smem)
+carve_rows (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, const int *sl)
 {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int h = a.h, pitch = a.pitch, pp = a.path_pitch, nw = w - nf;
@@ -963,7 +1179,7 @@ carve_rows (const PassArgs & a, int w, int nf, int cur, unsigned char *smem)
   int16_t *S1 = a.src[cur ^ 1];
   int *E1 = a.en[cur ^ 1];
   const uint8_t *L = a.luma;
-  int16_t *T = (int16_t *) smem + warp * 3 * GCV_SEAM_MAX_PER_PASS;
+  int16_t *T = (int16_t *) smem + warp * 3 * kFastTries;
   const int16_t *Ti = T + nf, *Tu = T, *Td = T + 2 * nf;
   /* what the next pass's seam map starts from: no keys (every block read
    * them before the last barrier) */
@@ -978,10 +1194,16 @@ carve_rows (const PassArgs & a, int w, int nf, int cur, unsigned char *smem)
     for (int q = lane; q < 3 * nf; q += 32) {
       const int rr = q / nf, k = q - rr * nf;
       const int r = min (max (i - 1 + rr, 0), h - 1);
-      T[q] = (int16_t) (__ldcg (a.path + (size_t) r * pp + k) - k);
+      T[q] = (int16_t) (__ldcg (a.path + (size_t) (sl ? sl[k] : 0) * pp + r) - k);
     }
     __syncwarp ();
     const size_t row = (size_t) i * pitch;
+    if (sl && lane < nf) {
+      const int cin = __ldcg (S0 + row + Ti[lane] + lane);
+      a.smask[row + (a.has_ss ? __ldg (a.ss + row + cin) : cin)] = 1;
+      if (a.enlarge)
+        a.chosen[row + cin] = 1;
+    }
     const int16_t *s0 = S0 + row;
     const int *e0 = E0 + row;
     int16_t *s1 = S1 + row;
@@ -1068,6 +1290,7 @@ template <bool FWD, bool FAST> __global__ void __launch_bounds__ (kThreads, 1)
 k_passes (PassArgs a)
 {
   __shared__ __align__ (16) unsigned char smem[kPassSmem];
+  __shared__ int sl[kFastTries + 1];
   const int warp = threadIdx.x >> 5;
   const int band = warp * gridDim.x + blockIdx.x;
   const bool timer = a.profile && blockIdx.x == 0 && threadIdx.x == 0;
@@ -1085,7 +1308,6 @@ k_passes (PassArgs a)
       t_prev = global_ns ();
   }
   while (left > 0) {
-    const int P = FAST ? min (a.spp, left) : 1;
     if (band < (w + kB - 1) / kB)
       dp_band<FWD, FAST> (a, band, w, cur, (unsigned) pass * (unsigned) a.nph, 0, a.nph, true,
           (int *) smem + warp * kDpWarp);
@@ -1096,25 +1318,28 @@ k_passes (PassArgs a)
       t_prev = t;
     }
     int nf = 1;
-    bool inl = false;
     if (FAST) {
-      const int nc = (int) __ldcg (&a.st->n_cand);
-      nf = min (P, nc);
-      inl = nc <= kInlineCand;
-      if (!inl) {
-        choose_seams (a, w, nf, (unsigned long long *) smem);
-        grid_sync (a.st);
-        nf = within_slack (a, nf);
-      }
+      rank_candidates (a, w, (unsigned long long *) smem);
+      grid_sync (a.st);
+      if (blockIdx.x == 0 && warp == 0)
+        fast_trace (a, w, *(FastSmem *) smem);
+      grid_sync (a.st);
+      fast_costs<FWD> (a, cur);
+    } else {
+      trace_seam (a, w, cur, smem);
     }
-    nf = trace_seams<FAST> (a, w, nf, cur, smem, inl);
     grid_sync (a.st);
     if (timer) {
       const unsigned long long t = global_ns ();
       t_trace += t - t_prev;
       t_prev = t;
     }
-    carve_rows (a, w, nf, cur, smem);
+    if (FAST) {
+      nf = fast_choose (a, gcv_seam_fast_pass_size (a.spp, left), sl);
+      if (nf < 1)
+        break;                  /* cannot happen (the first candidate is always chosen); never spin */
+    }
+    carve_rows (a, w, nf, cur, smem, FAST ? sl : nullptr);
     grid_sync (a.st);
     if (timer) {
       const unsigned long long t = global_ns ();
@@ -1150,32 +1375,47 @@ k_dp_phase (PassArgs a, int p)
     dp_band<FWD, FAST> (a, band, w, a.st->parity, 0, p, p + 1, false, ring + (threadIdx.x >> 5) * kDpWarp);
 }
 
-template <bool FAST> __global__ void __launch_bounds__ (kThreads)
-k_choose (PassArgs a)
-{
-  __shared__ __align__ (16) unsigned long long skeys[kChooseTile];
-  const int w = a.st->w, left = a.st->left;
-  int nf = 1;
-  if (FAST) {
-    nf = min (min (a.spp, left), (int) a.st->n_cand);
-    choose_seams (a, w, nf, skeys);
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    a.st->nf = nf;
-}
-
-template <bool FAST> __global__ void __launch_bounds__ (kThreads, 1)
+__global__ void __launch_bounds__ (kThreads, 1)
 k_trace (PassArgs a)
 {
   __shared__ __align__ (16) unsigned char smem[kTraceSmem];
-  trace_seams<FAST> (a, a.st->w, a.st->nf, a.st->parity, smem, false);
+  trace_seam (a, a.st->w, a.st->parity, smem);
 }
 
-__global__ void __launch_bounds__ (kThreads, 1)
+__global__ void __launch_bounds__ (kThreads)
+k_rank (PassArgs a)
+{
+  __shared__ __align__ (16) unsigned long long skeys[kChooseTile];
+  rank_candidates (a, a.st->w, skeys);
+}
+
+/* One warp. */
+__global__ void __launch_bounds__ (32)
+k_fast_trace (PassArgs a)
+{
+  __shared__ __align__ (16) FastSmem fs;
+  fast_trace (a, a.st->w, fs);
+}
+
+template <bool FWD> __global__ void __launch_bounds__ (kThreads)
+k_fast_costs (PassArgs a)
+{
+  fast_costs<FWD> (a, a.st->parity);
+}
+
+/* Carving; in fast mode every block chooses the seams first, block 0
+ * stores their number for k_advance. */
+template <bool FAST> __global__ void __launch_bounds__ (kThreads, 1)
 k_carve (PassArgs a)
 {
   __shared__ __align__ (16) unsigned char smem[kCarveSmem];
-  carve_rows (a, a.st->w, a.st->nf, a.st->parity, smem);
+  __shared__ int sl[kFastTries + 1];
+  int nf = 1;
+  if (FAST)
+    nf = fast_choose (a, gcv_seam_fast_pass_size (a.spp, a.st->left), sl);
+  carve_rows (a, a.st->w, nf, a.st->parity, smem, FAST ? sl : nullptr);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    a.st->nf = nf;
 }
 
 __global__ void
@@ -1472,7 +1712,7 @@ struct _GcvSeamCuda {
   GcvSeamGeometry g;
   /* sizes */
   size_t cap;                   /* elements of a working array */
-  int rows_max, pitch_max, pmax, bands_max;
+  int rows_max, pitch_max, bands_max;
   size_t et_elems, plane_bytes;
   /* device */
   int sms, coop;
@@ -1486,7 +1726,8 @@ struct _GcvSeamCuda {
   uint8_t *chosen;
   uint8_t *smask[2][2];         /* [stage dim][frame] */
   uint8_t *pix[3];              /* X, Y, Z */
-  unsigned long long *best, *keys;
+  unsigned long long *best, *ekey, *fcost;
+  int *eroot, *order, *fend, *ftop;
   int16_t *path;
   DevState *st;
   DevState *host_st;            /* pinned */
@@ -1579,7 +1820,7 @@ gcv_seam_cuda_free (GcvSeamCuda * ctx)
     ctx->luma, ctx->src[0], ctx->src[1], ctx->en[0], ctx->en[1], ctx->par, ctx->et,
     ctx->bnd_m, ctx->bnd_rt, ctx->bias, ctx->ss[0], ctx->ss[1], ctx->srcmap1, ctx->chosen,
     ctx->smask[0][0], ctx->smask[0][1], ctx->smask[1][0], ctx->smask[1][1], ctx->pix[0], ctx->pix[1],
-    ctx->pix[2], ctx->best, ctx->keys, ctx->path, ctx->st,
+    ctx->pix[2], ctx->best, ctx->ekey, ctx->fcost, ctx->eroot, ctx->order, ctx->fend, ctx->ftop, ctx->path, ctx->st,
   };
   for (void *b : bufs)
     if (b)
@@ -1621,7 +1862,6 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
   ctx->et_elems = et;
   ctx->rows_max = rows_max;
   ctx->pitch_max = pitch_max;
-  ctx->pmax = pitch_max < GCV_SEAM_MAX_PER_PASS ? pitch_max : GCV_SEAM_MAX_PER_PASS;
   ctx->bands_max = (pitch_max + kB - 1) / kB + 1;
   ctx->plane_bytes = round_up (cap * g->channels, 256);
 
@@ -1637,15 +1877,20 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
       { (void **) &ctx->luma, cap, "luma" },
       { (void **) &ctx->src[0], cap * 2, "src map" }, { (void **) &ctx->src[1], cap * 2, "src map" },
       { (void **) &ctx->en[0], cap * 4, "energy" }, { (void **) &ctx->en[1], cap * 4, "energy" },
-      { (void **) &ctx->par, cap, "parents" }, { (void **) &ctx->et, et * 2, "phase entries" },
+      { (void **) &ctx->par, cap + kParPad, "parents" }, { (void **) &ctx->et, et * 2, "phase entries" },
       { (void **) &ctx->bnd_m, (size_t) pitch_max * 2 * 8, "boundary rows" },
       { (void **) &ctx->bnd_rt, (size_t) pitch_max * 2 * 8, "boundary roots" },
       { (void **) &ctx->bias, cap * 2, "bias" },
       { (void **) &ctx->smask[0][0], cap, "seam masks" }, { (void **) &ctx->smask[0][1], cap, "seam masks" },
       { (void **) &ctx->smask[1][0], cap, "seam masks" }, { (void **) &ctx->smask[1][1], cap, "seam masks" },
       { (void **) &ctx->best, (size_t) pitch_max * 8, "root keys" },
-      { (void **) &ctx->keys, (size_t) GCV_SEAM_MAX_PER_PASS * 8, "chosen keys" },
-      { (void **) &ctx->path, (size_t) ctx->pmax * rows_max * 2, "seam paths" },
+      { (void **) &ctx->ekey, (size_t) pitch_max * 8, "end column keys" },
+      { (void **) &ctx->eroot, (size_t) pitch_max * 4, "end column roots" },
+      { (void **) &ctx->order, (size_t) GCV_SEAM_FAST_SCAN * 4, "candidate order" },
+      { (void **) &ctx->fend, (size_t) kFastTries * 4, "candidates" },
+      { (void **) &ctx->ftop, (size_t) kFastTries * 4, "candidates" },
+      { (void **) &ctx->fcost, (size_t) kFastTries * 8, "candidate costs" },
+      { (void **) &ctx->path, (size_t) kFastTries * rows_max * 2, "seam paths" },
     };
     for (auto &x : a)
       if ((st = dev_alloc (x.p, x.bytes, err, x.what)) != GCV_OK)
@@ -1671,7 +1916,7 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
     /* defined contents everywhere: the backtracking's speculative windows
      * read parents around the path (row 0 has none), whole 16-byte chunks
      * of energy are read past the last column */
-    GCV_CUDA_TRY (cudaMemset (ctx->par, 0, cap), err, "seamcarve: cudaMemset (parents)");
+    GCV_CUDA_TRY (cudaMemset (ctx->par, 0, cap + kParPad), err, "seamcarve: cudaMemset (parents)");
     GCV_CUDA_TRY (cudaMemset (ctx->et, 0, et * 2), err, "seamcarve: cudaMemset (entries)");
     for (int b = 0; b < 2; b++) {
       GCV_CUDA_TRY (cudaMemset (ctx->en[b], 0, cap * 4), err, "seamcarve: cudaMemset (energy)");
@@ -1812,9 +2057,14 @@ run_step (GcvSeamCuda * ctx, const GcvSeamParams * params, const Stage & S, cons
   a.chosen = ctx->chosen;
   a.smask = ctx->smask[S.dim][ctx->frame ^ 1];
   a.best = ctx->best;
-  a.keys = ctx->keys;
+  a.ekey = ctx->ekey;
+  a.eroot = ctx->eroot;
+  a.order = ctx->order;
+  a.fend = ctx->fend;
+  a.ftop = ctx->ftop;
+  a.fcost = ctx->fcost;
   a.path = ctx->path;
-  a.path_pitch = ctx->pmax;
+  a.path_pitch = ctx->rows_max;
   a.st = ctx->st;
   a.profile = ctx->profiling ? (getenv ("GCV_SEAM_CUDA_DEBUG") ? 2 : 1) : 0;
 
@@ -1886,23 +2136,28 @@ run_step (GcvSeamCuda * ctx, const GcvSeamParams * params, const Stage & S, cons
       return st;
     st = timed (ctx, stream, &ctx->prof.backtrack_ms, err, [&] () -> GcvStatus {
       if (fast) {
-        k_choose<true><<<grid, kThreads, 0, stream>>> (a);
-        GCV_CUDA_LAUNCHED (err, "seamcarve: choose launch");
-        k_slack<<<1, 1, 0, stream>>> (a);
-        GCV_CUDA_LAUNCHED (err, "seamcarve: slack launch");
-        k_trace<true><<<grid, kThreads, 0, stream>>> (a);
+        k_rank<<<grid, kThreads, 0, stream>>> (a);
+        GCV_CUDA_LAUNCHED (err, "seamcarve: candidate order launch");
+        k_fast_trace<<<1, 32, 0, stream>>> (a);
+        GCV_CUDA_LAUNCHED (err, "seamcarve: candidate paths launch");
+        if (fwd)
+          k_fast_costs<true><<<grid, kThreads, 0, stream>>> (a);
+        else
+          k_fast_costs<false><<<grid, kThreads, 0, stream>>> (a);
+        GCV_CUDA_LAUNCHED (err, "seamcarve: path costs launch");
       } else {
-        k_choose<false><<<grid, kThreads, 0, stream>>> (a);
-        GCV_CUDA_LAUNCHED (err, "seamcarve: choose launch");
-        k_trace<false><<<grid, kThreads, 0, stream>>> (a);
+        k_trace<<<1, kThreads, 0, stream>>> (a);
+        GCV_CUDA_LAUNCHED (err, "seamcarve: backtrack launch");
       }
-      GCV_CUDA_LAUNCHED (err, "seamcarve: backtrack launch");
       return GCV_OK;
     });
     if (st != GCV_OK)
       return st;
     st = timed (ctx, stream, &ctx->prof.carve_ms, err, [&] () -> GcvStatus {
-      k_carve<<<grid, kThreads, 0, stream>>> (a);
+      if (fast)
+        k_carve<true><<<grid, kThreads, 0, stream>>> (a);
+      else
+        k_carve<false><<<grid, kThreads, 0, stream>>> (a);
       GCV_CUDA_LAUNCHED (err, "seamcarve: carve launch");
       k_advance<<<1, 1, 0, stream>>> (ctx->st);
       GCV_CUDA_LAUNCHED (err, "seamcarve: advance launch");
@@ -1914,6 +2169,10 @@ run_step (GcvSeamCuda * ctx, const GcvSeamParams * params, const Stage & S, cons
       GCV_CUDA_TRY (cudaMemcpyAsync (ctx->host_st, ctx->st, sizeof (DevState), cudaMemcpyDeviceToHost, stream),
           err, "seamcarve: reading the pass state back");
       GCV_CUDA_TRY (cudaStreamSynchronize (stream), err, "seamcarve: cudaStreamSynchronize");
+      if (ctx->host_st->left >= left) {
+        gcv_error_set (err, GCV_ERROR_CUDA, "seamcarve: a fast pass took no seam (%d still wanted)", left);
+        return GCV_ERROR_CUDA;
+      }
       left = ctx->host_st->left;
     } else {
       left--;

@@ -11,7 +11,8 @@
  * and seam masks, and the same number of passes and seams in the profile.
  * Cases (crops of the test photos, wrapping around them for large sizes):
  *  - every energy x exact / fast (3, 16 and 1024 seams per pass, more than
- *    the seams wanted) x both orders x width / height / both, down / up /
+ *    the seams wanted and than a fast pass takes) x both orders x width /
+ *    height / both, down / up /
  *    mixed, multi-step enlargements past 1.5x; layouts, paddings, pitched /
  *    linear planes and mask_alpha rotating;
  *  - every layout (GRAY8, Y444, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx) with
@@ -19,11 +20,14 @@
  *  - 1 and 2 pixel outputs, 1x1, 1xN, Nx1 inputs;
  *  - widths and heights around the seam map's band (64 columns) and phase
  *    (32 rows) sizes, many bands, odd sizes (641x481 ...);
- *  - 1920x1080 (exact 192 seams, fast 480) and 3840x2160;
+ *  - 1920x1080 (exact 192 seams, fast 480) and 3840x2160; fast mode's
+ *    candidates and paths at 1080p on every photo, 16 and 32 seams per
+ *    pass (many paths squeezed out, pipelines of 32 candidates), with
+ *    alpha (a negative cheapest seam) and forward energy;
  *  - clips with temporal coherence, the state carried on both sides, an
  *    order switch and a reset mid-clip; output only, mask only;
  *  - the fallback path (GCV_SEAM_CUDA_FALLBACK=1: separate launches, one
- *    per seam-map phase) on a subset;
+ *    per seam-map phase) on a subset, a 1080p fast case among them;
  *  - errors: bad parameters and planes give GCV_ERROR_INVALID and leave the
  *    context working; a full device (device hog) makes _new fail with
  *    GCV_ERROR_NO_MEMORY, after which a new context works.
@@ -394,6 +398,22 @@ test_clips (void)
   }
 }
 
+/* Fast mode at 1080p on every photo: 16 and 32 seams per pass, the
+ * gradient energies and forward, alpha with 0 and 255 regions (whose
+ * cheapest seam costs far below 0: the limit then counts from h). */
+static void
+test_fast_1080p (void)
+{
+  for (int ph = 0; ph < 4; ph++) {
+    Case c = seam_test_case_make (ph, 1920, 1080, 1728, 1080, 2, (GcvSeamEnergy) (ph % 3), GCV_SEAM_MODE_FAST,
+        ph % 2 ? 32 : 16, 0);
+    c.x0 = c.y0 = 0;
+    c.pitched = 1;
+    c.p.mask_alpha = ph == 3;
+    run_case (&c);
+  }
+}
+
 static void
 test_large (void)
 {
@@ -425,6 +445,7 @@ test_large (void)
   c = seam_test_case_make (1, 3840, 2160, 3830, 2160, 0, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 1);
   c.pitched = 1;
   run_case (&c);
+  test_fast_1080p ();
 }
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -693,6 +714,7 @@ test_timing (void)
   time_case (1920, 1080, 1728, 1080, GCV_SEAM_MODE_EXACT, 1, GCV_SEAM_ENERGY_FORWARD);
   time_case (1920, 1080, 1728, 1080, GCV_SEAM_MODE_FAST, 8, GCV_SEAM_ENERGY_GRADIENT_L1);
   time_case (1920, 1080, 1728, 1080, GCV_SEAM_MODE_FAST, 16, GCV_SEAM_ENERGY_GRADIENT_L1);
+  time_case (1920, 1080, 1728, 1080, GCV_SEAM_MODE_FAST, 32, GCV_SEAM_ENERGY_GRADIENT_L1);
   time_case (1920, 1080, 1440, 1080, GCV_SEAM_MODE_EXACT, 1, GCV_SEAM_ENERGY_GRADIENT_L1);
   time_case (1920, 1080, 1440, 1080, GCV_SEAM_MODE_FAST, 16, GCV_SEAM_ENERGY_GRADIENT_L1);
   time_case (1200, 900, 1199, 900, GCV_SEAM_MODE_EXACT, 1, GCV_SEAM_ENERGY_GRADIENT_L1);
@@ -748,6 +770,11 @@ main (void)
     c.p.temporal_coherence = 1.0;
     c.p.mask_alpha = 1;
     run_case (&c);
+    if (!quick) {
+      c = seam_test_case_make (1, 1920, 1080, 1728, 1080, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 32, 0);
+      c.pitched = 1;
+      run_case (&c);
+    }
   }
   unsetenv ("GCV_SEAM_CUDA_FALLBACK");
   printf ("fallback path done (%ld cases, %ld failures, %.1f s)\n", n_cases, gcv_test_failures,

@@ -164,6 +164,156 @@ typedef struct {
   uint8_t *smask;               /* rows x a: the stage's mask */
 } StageCtx;
 
+/* What eq. 2 compares for d at (i, j), i > 0: M (i-1, j+d), plus C_d - CU
+ * for forward energy. */
+static int64_t
+ref_compared (const StageCtx * sc, const int *L, const int64_t * M, int w, int h, int i, int j, int d)
+{
+  int64_t v = M[(size_t) (i - 1) * w + j + d];
+
+  if (sc->p->energy == GCV_SEAM_ENERGY_FORWARD)
+    v += fwd_cost (L, w, h, i, j, d) - fwd_cost (L, w, h, i, j, 0);
+  return v;
+}
+
+/* What eq. 2 adds at (i, j) reached from (i-1, j+d) (d = 0 in row 0). */
+static int64_t
+ref_added (const StageCtx * sc, const Img * m, const int *L, int i, int j, int d)
+{
+  int64_t B = sc->B[(size_t) i * sc->a + m->src[(size_t) i * m->w + j]];
+
+  if (sc->p->energy == GCV_SEAM_ENERGY_FORWARD)
+    return B + fwd_cost (L, m->w, m->h, i, j, i == 0 ? 0 : d);
+  return B + grad_energy (L, m->w, m->h, i, j, sc->p->energy);
+}
+
+static const int64_t *sort_last;
+static const int *sort_root;
+
+/* end columns: the roots' cheapest first, then by (M, j) */
+static int
+cmp_order (const void *pa, const void *pb)
+{
+  int a = *(const int *) pa, b = *(const int *) pb;
+  int ga = sort_root[a] < 0, gb = sort_root[b] < 0;     /* root < 0 marks "not the cheapest" here */
+
+  if (ga != gb)
+    return ga - gb;
+  if (sort_last[a] != sort_last[b])
+    return sort_last[a] < sort_last[b] ? -1 : 1;
+  return a - b;
+}
+
+/* Fast mode's pass (P > 1): the candidates, their paths and the P chosen
+ * (cpu/seamcarve.h, "One pass"), written from the text: every rule by
+ * plain search.  Candidate k's path in path[k * h + i]; the chosen
+ * candidates into ends[].  Returns how many. */
+static int
+ref_fast (const StageCtx * sc, const Img * m, const int *L, const int64_t * M, const int *root, int P, int *path,
+    int *ends)
+{
+  const int w = m->w, h = m->h, T = GCV_SEAM_FAST_TRIES;
+  const int64_t *last = M + (size_t) (h - 1) * w;
+  int *order = gcv_test_malloc (sizeof (int) * w), *cheapest = gcv_test_malloc (sizeof (int) * w);
+  int end[GCV_SEAM_FAST_TRIES], top[GCV_SEAM_FAST_TRIES], pick[GCV_SEAM_FAST_TRIES];
+  int64_t cost[GCV_SEAM_FAST_TRIES], m0 = last[0], base, limit;
+  int no = 0, nc = 0, n = 0;
+
+  for (int j = 1; j < w; j++)
+    if (last[j] < m0)
+      m0 = last[j];
+  base = m0 > h ? m0 : h;
+  limit = m0 + 3 * base / 5;
+
+  /* the order */
+  for (int j = 0; j < w; j++) {
+    int is_cheapest = 1;
+    for (int q = 0; q < w; q++)
+      if (root[q] == root[j] && (last[q] < last[j] || (last[q] == last[j] && q < j)))
+        is_cheapest = 0;
+    cheapest[j] = is_cheapest ? 0 : -1;
+    if (last[j] <= limit)
+      order[no++] = j;
+  }
+  sort_last = last;
+  sort_root = cheapest;
+  qsort (order, no, sizeof (int), cmp_order);
+
+  /* the candidates */
+  for (int q = 0; q < no && q < GCV_SEAM_FAST_SCAN && nc < T; q++) {
+    int j = order[q], l = -1, r = -1;
+    for (int k = 0; k < nc; k++) {
+      if (end[k] < j && (l < 0 || end[k] > end[l]))
+        l = k;
+      if (end[k] > j && (r < 0 || end[k] < end[r]))
+        r = k;
+    }
+    if (l >= 0 && r >= 0 && root[end[l]] == root[end[r]])
+      continue;
+    end[nc++] = j;
+  }
+
+  /* the paths, in rank order */
+  for (int k = 0; k < nc; k++) {
+    int *pk = path + (size_t) k * h;
+    int c = end[k], i;
+    pk[h - 1] = c;
+    for (i = h - 1; i > 0; i--) {
+      int lo = 0, hi = w - 1, ord[3], no3 = 0, t;
+      for (int q = 0; q < k; q++) {
+        if (top[q] > i - 1)
+          continue;             /* q's path does not reach row i - 1 */
+        if (end[q] < end[k] && path[(size_t) q * h + i - 1] + 1 > lo)
+          lo = path[(size_t) q * h + i - 1] + 1;
+        if (end[q] > end[k] && path[(size_t) q * h + i - 1] - 1 < hi)
+          hi = path[(size_t) q * h + i - 1] - 1;
+      }
+      /* (i, c)'s parent order: insertion by (compared value, d) */
+      for (int d = -1; d <= 1; d++) {
+        int at;
+        if (c + d < 0 || c + d >= w)
+          continue;
+        at = no3++;
+        while (at > 0 && ref_compared (sc, L, M, w, h, i, c, ord[at - 1]) > ref_compared (sc, L, M, w, h, i, c, d)) {
+          ord[at] = ord[at - 1];
+          at--;
+        }
+        ord[at] = d;
+      }
+      for (t = 0; t < no3; t++)
+        if (c + ord[t] >= lo && c + ord[t] <= hi)
+          break;
+      if (t == no3)
+        break;
+      c += ord[t];
+      pk[i - 1] = c;
+    }
+    top[k] = i;
+    cost[k] = 0;
+    if (i == 0)
+      for (int r = 0; r < h; r++)
+        cost[k] += ref_added (sc, m, L, r, pk[r], r > 0 ? pk[r - 1] - pk[r] : 0);
+  }
+
+  /* the chosen: whole, within the limit, the P smallest (cost, rank) */
+  for (int k = 0; k < nc; k++)
+    if (top[k] == 0 && cost[k] <= limit)
+      pick[n++] = k;
+  for (int a = 1; a < n; a++)
+    for (int b = a; b > 0 && (cost[pick[b - 1]] > cost[pick[b]]
+            || (cost[pick[b - 1]] == cost[pick[b]] && pick[b - 1] > pick[b])); b--) {
+      int t = pick[b];
+      pick[b] = pick[b - 1];
+      pick[b - 1] = t;
+    }
+  if (n > P)
+    n = P;
+  memcpy (ends, pick, sizeof (int) * n);
+  free (order);
+  free (cheapest);
+  return n;
+}
+
 /* Finds up to P seams on *m, marks them (stage mask through src; `chosen`
  * through col when not NULL), removes them.  Returns how many. */
 static int
@@ -175,9 +325,8 @@ ref_pass (const StageCtx * sc, Img * m, int P, uint8_t *chosen, int chosen_w)
   int64_t *M = gcv_test_malloc (sizeof (int64_t) * w * h);
   int *par = gcv_test_malloc (sizeof (int) * w * h);
   int *root = gcv_test_malloc (sizeof (int) * w);
-  int *cand = gcv_test_malloc (sizeof (int) * w);      /* per root: end column, -1 none */
-  int *taken = gcv_test_malloc (sizeof (int) * w);
-  int *ends = gcv_test_malloc (sizeof (int) * (P + 1));
+  int *path = gcv_test_malloc (sizeof (int) * h * GCV_SEAM_FAST_TRIES);    /* candidate k's row i at k * h + i */
+  int *ends = gcv_test_malloc (sizeof (int) * GCV_SEAM_FAST_TRIES);       /* the chosen candidates */
   uint8_t *gone = gcv_test_malloc ((size_t) w * h);
   int n = 0;
 
@@ -215,55 +364,43 @@ ref_pass (const StageCtx * sc, Img * m, int P, uint8_t *chosen, int chosen_w)
       }
     }
 
-  /* roots, candidates, the P chosen */
+  /* the seams: exact mode's, or fast mode's candidates, paths and choice */
   for (int j = 0; j < w; j++) {
     int c = j;
     for (int i = h - 1; i > 0; i--)
       c += par[(size_t) i * w + c];
     root[j] = c;
-    cand[j] = -1;
-    taken[j] = 0;
   }
-  for (int j = 0; j < w; j++) {
-    int r = root[j];
+  memset (gone, 0, (size_t) w * h);
+  if (P == 1) {
     const int64_t *last = M + (size_t) (h - 1) * w;
-    if (cand[r] < 0 || last[j] < last[cand[r]])
-      cand[r] = j;
-  }
-  while (n < P) {
-    const int64_t *last = M + (size_t) (h - 1) * w;
-    int pick = -1;
-    for (int r = 0; r < w; r++) {
-      int j = cand[r];
-      if (j < 0 || taken[r])
-        continue;
-      if (pick < 0 || last[j] < last[cand[pick]] || (last[j] == last[cand[pick]] && j < cand[pick]))
-        pick = r;
+    int j0 = 0, c;
+    for (int j = 1; j < w; j++)
+      if (last[j] < last[j0])
+        j0 = j;
+    c = j0;
+    for (int i = h - 1; i >= 0; i--) {
+      path[i] = c;
+      if (i > 0)
+        c += par[(size_t) i * w + c];
     }
-    if (pick < 0)
-      break;
-    /* fast mode's slack: no seam dearer than the first by more than
-     * GCV_SEAM_FAST_SLACK per row */
-    if (n > 0 && last[cand[pick]] - last[ends[0]] > (int64_t) GCV_SEAM_FAST_SLACK * h)
-      break;
-    taken[pick] = 1;
-    ends[n++] = cand[pick];
+    ends[0] = 0;
+    n = 1;
+  } else {
+    n = ref_fast (sc, m, L, M, root, P, path, ends);
   }
 
-  /* backtrack, mark */
-  memset (gone, 0, (size_t) w * h);
+  /* mark */
   for (int k = 0; k < n; k++) {
-    int c = ends[k];
-    for (int i = h - 1; i >= 0; i--) {
-      size_t at = (size_t) i * w + c;
+    const int *pk = path + (size_t) ends[k] * h;
+    for (int i = 0; i < h; i++) {
+      size_t at = (size_t) i * w + pk[i];
       if (gone[at])
-        fprintf (stderr, "seam_ref: seams of one pass share pixel (%d, %d)\n", i, c);
+        fprintf (stderr, "seam_ref: seams of one pass share pixel (%d, %d)\n", i, pk[i]);
       gone[at] = 1;
       sc->smask[(size_t) i * sc->a + m->src[at]] = 1;
       if (chosen)
         chosen[(size_t) i * chosen_w + m->col[at]] = 1;
-      if (i > 0)
-        c += par[at];
     }
   }
 
@@ -294,8 +431,7 @@ ref_pass (const StageCtx * sc, Img * m, int P, uint8_t *chosen, int chosen_w)
   free (M);
   free (par);
   free (root);
-  free (cand);
-  free (taken);
+  free (path);
   free (ends);
   free (gone);
   return n;

@@ -830,6 +830,7 @@ typedef struct {
   int n_spp;
   int spp[MAX_SPP];
   double fast[MAX_SPP];         /* removed energy per seams per pass, NAN failed */
+  double per_map[MAX_SPP];      /* seams per seam map (pass) of those runs, NAN failed */
   double lqr;                   /* liblqr's seams, NAN n/a */
   char note[256];
 } Quality;
@@ -837,10 +838,11 @@ typedef struct {
 static GArray *qualities;       /* of Quality */
 
 /* Removed energy of one CPU carve of frame (w x h, packed RGBA) to out_w,
- * NAN after a note on failure. */
+ * NAN after a note on failure; the seams per seam map into *per_map (NULL:
+ * not wanted). */
 static double
 quality_run (const guint8 * frame, int w, int h, int out_w, const GcvSeamParams * params, const int *E,
-    guint8 * mask, Quality * q)
+    guint8 * mask, Quality * q, double *per_map)
 {
   GcvSeamGeometry geom = rgba_geometry (w, h, out_w, h);
   GcvError err = { 0 };
@@ -850,12 +852,20 @@ quality_run (const guint8 * frame, int w, int h, int out_w, const GcvSeamParams 
   gint64 count = 0;
   double e = NAN;
 
+  if (per_map)
+    *per_map = NAN;
+  if (ctx)
+    gcv_seam_cpu_set_profiling (ctx, per_map != NULL);
   if (ctx == NULL || gcv_seam_cpu_process (ctx, params, &in, NULL, &mp, opt_cpu_threads, &err) != GCV_OK) {
     g_snprintf (q->note + strlen (q->note), sizeof (q->note) - strlen (q->note), "%s%s: %s",
         q->note[0] ? "; " : "", gcv_seam_mode_name (params->mode), err.message);
     gcvb_n_failures++;
   } else {
+    GcvSeamProfile prof;
     e = masked_energy (E, mask, w, h, (size_t) w, GCV_SEAM_MASK_WIDTH, &count);
+    gcv_seam_cpu_profile (ctx, &prof);
+    if (per_map && prof.passes > 0)
+      *per_map = (double) prof.seams / prof.passes;
     if (count != (gint64) (w - out_w) * h)
       g_snprintf (q->note + strlen (q->note), sizeof (q->note) - strlen (q->note),
           "%s%s P=%d: the mask has %" G_GINT64_FORMAT " pixels, not %d", q->note[0] ? "; " : "",
@@ -885,12 +895,12 @@ quality_image (const char *name, const guint8 * frame, int w, int h, const GArra
     q.reduction = red;
     q.seams = w - out_w;
     q.lqr = NAN;
-    q.exact = quality_run (frame, w, h, out_w, &exact, E, mask, &q);
+    q.exact = quality_run (frame, w, h, out_w, &exact, E, mask, &q, NULL);
     q.n_spp = MIN ((int) spps->len, MAX_SPP);
     for (int i = 0; i < q.n_spp; i++) {
       GcvSeamParams fast = seam_params (GCV_SEAM_MODE_FAST, g_array_index (spps, int, i));
       q.spp[i] = fast.seams_per_pass;
-      q.fast[i] = quality_run (frame, w, h, out_w, &fast, E, mask, &q);
+      q.fast[i] = quality_run (frame, w, h, out_w, &fast, E, mask, &q, &q.per_map[i]);
     }
 #if GCVB_HAVE_LQR
     if (lqr_enabled ()) {
@@ -914,7 +924,7 @@ quality_image (const char *name, const guint8 * frame, int w, int h, const GArra
 #endif
     g_printerr ("  quality %-24s %4dx%-4d -%d%% (%d seams): exact %.0f", name, w, h, red, q.seams, q.exact);
     for (int i = 0; i < q.n_spp; i++)
-      g_printerr ("  P=%d %.4f", q.spp[i], q.fast[i] / q.exact);
+      g_printerr ("  P=%d %.4f (%.2f/map)", q.spp[i], q.fast[i] / q.exact, q.per_map[i]);
     if (!isnan (q.lqr))
       g_printerr ("  liblqr %.4f", q.lqr / q.exact);
     g_printerr ("  (%.1f s)%s%s\n", (gcvb_now_ms () - t0) * 1e-3, q.note[0] ? "  " : "", q.note);
@@ -1529,6 +1539,26 @@ print_quality (void)
         "below 1 is possible)\n");
     g_free (worst);
   }
+  /* how many seams a seam map gave: a pass's cost on the GPU is about one
+   * seam map, so frame time ~ passes x per-map cost */
+  g_print ("\nseams per seam map (fast mode; the same runs):\n");
+  g_print ("%-28s %-10s %-13s %12s", "image", "size", "reduction", "");
+  for (int i = 0; i < n_spp; i++) {
+    char h[16];
+    g_snprintf (h, sizeof (h), "P=%d", g_array_index (qualities, Quality, 0).spp[i]);
+    g_print (" %7s", h);
+  }
+  g_print ("\n");
+  for (guint qi = 0; qi < qualities->len; qi++) {
+    const Quality *q = &g_array_index (qualities, Quality, qi);
+    char size[24], red[24];
+    g_snprintf (size, sizeof (size), "%dx%d", q->width, q->height);
+    g_snprintf (red, sizeof (red), "-%d%% (%d)", q->reduction, q->seams);
+    g_print ("%-28s %-10s %-13s %12s", q->image, size, red, "");
+    for (int i = 0; i < n_spp; i++)
+      g_print (" %7.2f", q->per_map[i]);
+    g_print ("\n");
+  }
 }
 
 static void
@@ -1676,6 +1706,7 @@ results_json (const GArray * reductions, const GArray * spps, const GArray * el_
       g_string_append_printf (s, "%s\"%d\": {\"energy\": ", i ? ", " : "", q->spp[i]);
       gcvb_json_num (s, q->fast[i]);
       g_string_append (s, ", \"ratio\": "), gcvb_json_num (s, q->fast[i] / q->exact);
+      g_string_append (s, ", \"seams_per_map\": "), gcvb_json_num (s, q->per_map[i]);
       g_string_append_printf (s, ", \"within_target\": %s}", q->fast[i] / q->exact <= QUALITY_TARGET ? "true" :
           "false");
     }

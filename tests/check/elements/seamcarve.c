@@ -1829,7 +1829,8 @@ GST_START_TEST (test_work_bound)
   }
 
   /* 8192x320 -> 1024x320: exact mode costs 1.3e10, fast mode with 1024
-   * seams a pass a few passes (a flat frame: every seam equally cheap) */
+   * seams a pass (a pass takes at most GCV_SEAM_FAST_TRIES: 224 passes on
+   * a flat frame, every seam equally cheap) some 5e8 */
   {
     Img *in = img_new (GST_VIDEO_FORMAT_GRAY8, 8192, 320), *out;
     Ctx ctx = ctx_new (name, "width", 1024, "mode", GCV_SEAM_MODE_FAST,
@@ -1841,7 +1842,7 @@ GST_START_TEST (test_work_bound)
     gint x, y, k;
 
     fail_unless (gcv_seam_frame_work (&g, &default_prm) > GCV_SEAM_MAX_FRAME_WORK);
-    fail_unless (gcv_seam_frame_work (&g, &fast) < GCV_SEAM_MAX_FRAME_WORK / 100);
+    fail_unless (gcv_seam_frame_work (&g, &fast) < GCV_SEAM_MAX_FRAME_WORK / 10);
     for (y = 0; y < 320; y++)
       for (x = 0; x < 8192; x++)
         img_set (in, 0, x, y, 100);
