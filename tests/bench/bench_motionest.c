@@ -53,13 +53,20 @@
  *    wall clock per frame and the element's stats; with two or more GPUs
  *    also devices="0,1" split=parallel and split=serial.
  *  - multi-GPU (two or more devices): one device against two, backend
- *    level (each context with its stream, its device made current before
- *    its calls, the frames uploaded to its device): parallel splitting
- *    (block rows split over contexts on devices 0 and 1, queued together,
- *    waited together) and serial splitting (consecutive pairs alternate
- *    devices, two in flight), frames per second and the speedup; "1 gpu, 2 contexts" is serial splitting on
- *    one device (how much of serial's gain is overlap alone).  Vectors are
- *    compared with the single-device ones.
+ *    level, the clip's frames page-locked once (as the element's pinned
+ *    pool gives them).  Each context has its device (made current before
+ *    its calls), a stream for its searches and one for its uploads, and
+ *    --multi-depth pairs in flight (default 3; a slot of device planes,
+ *    vectors and events each), the host waiting only for a context's
+ *    oldest pair when it needs that slot, so the next pairs' uploads run
+ *    during the search.  Rows: "1 gpu" (one context, upload, search and
+ *    wait pair after pair, on one stream: the reference), "1 gpu,
+ *    pipelined" (one context, pairs in flight), "1 gpu, 2 contexts"
+ *    (serial splitting on one device: what overlap alone gives), parallel
+ *    splitting (every frame to devices 0 and 1, block rows split in half)
+ *    and serial splitting (pair i to device i % 2, which receives both of
+ *    its frames); wall clock per pair and the speedups over both one-GPU
+ *    rows.  Vectors are compared with the single-device ones.
  *  - limits: for full search, the SAD operations per second (one |P - C|
  *    accumulated per pixel and candidate; at sub-pel the interpolation
  *    comes on top) against an assumed peak of the device (stated in the
@@ -162,6 +169,7 @@
 #define PAPER_SD_2GPU_MS (10100.0 / 300)        /* 10.1 s for 10 s at 30 fps, two C1060, serial */
 #define CODEC_TARGET_FPS 1000.0
 #define MULTI_TARGET 1.8
+#define MULTI_MAX_DEPTH 8       /* --multi-depth */
 
 #define MAX_VARS 3
 #define N_PEER_METHODS 3
@@ -195,6 +203,7 @@ static gchar *opt_ffmpeg_libdir = NULL;
 static gdouble opt_cpu_budget = -1;     /* s per row; default 10, quick 2 */
 static gint opt_quality_pairs = 0;      /* per source; default 2, quick 1 */
 static gint opt_cpu_threads = 0;
+static gint opt_multi_depth = 3;        /* multi-GPU: pairs in flight per context */
 
 static GOptionEntry entries[] = {
   {"cases", 'c', 0, G_OPTION_ARG_STRING, &opt_cases,
@@ -219,6 +228,8 @@ static GOptionEntry entries[] = {
       "Timed frames per cpumotionest row (default 3)", "N"},
   {"queue", 0, 0, G_OPTION_ARG_INT, &opt.queue, "Frames in flight in the element pipelines (default 2)", "N"},
   {"device", 'd', 0, G_OPTION_ARG_INT, &opt.device, "CUDA device (default 0; multi-GPU rows use 0 and 1)", "N"},
+  {"multi-depth", 0, 0, G_OPTION_ARG_INT, &opt_multi_depth,
+      "Multi-GPU rows: frame pairs in flight per context, 1 .. 8 (default 3)", "N"},
   {"ffmpeg-libdir", 0, 0, G_OPTION_ARG_FILENAME, &opt_ffmpeg_libdir,
       "Directory of libavfilter.so.N / libavutil.so.N (default: the dynamic linker's search)", "DIR"},
   {"pictures", 0, 0, G_OPTION_ARG_FILENAME, &opt_pictures,
@@ -752,6 +763,7 @@ typedef struct {
   int devices;
   double speedup;               /* multi: over one device */
   double speedup_overlap;       /* multi serial: over "1 gpu, 2 contexts" */
+  double speedup_pipelined;     /* multi: over "1 gpu, pipelined" */
 } Row;
 
 /* Of Row, reserved once: row_new hands out pointers into it that callers
@@ -779,7 +791,7 @@ row_new (RowKind kind, int ci, int vi, const char *what, int threads)
   r.case_i = ci;
   r.var_i = vi;
   g_strlcpy (r.what, what ? what : "", sizeof (r.what));
-  r.work = r.band_frac = r.frame_ms = r.speedup = r.speedup_overlap = NAN;
+  r.work = r.band_frac = r.frame_ms = r.speedup = r.speedup_overlap = r.speedup_pipelined = NAN;
   r.devices = kind == ROW_CUDA_SEARCH || kind == ROW_CUDA_PIPE || kind == ROW_CUDA_WALL ? 1 : 0;
   g_assert (rows_arr->len < MAX_ROWS);
   g_array_append_val (rows_arr, r);
@@ -1206,122 +1218,202 @@ cuda_fields (const Clip * clip, const GcvMotionParams * p, Fields * f, char *msg
 /* ---- several GPUs ---- */
 
 typedef enum {
-  MULTI_ONE,                    /* one context on one device */
+  MULTI_ONE,                    /* one context, each pair waited for */
+  MULTI_ONE_PIPELINED,          /* one context, pairs in flight */
   MULTI_ONE_2CTX,               /* serial splitting over two contexts of one device */
   MULTI_PARALLEL,
   MULTI_SERIAL,
 } MultiMode;
 
-static const char *const multi_names[] = { "1 gpu", "1 gpu, 2 contexts", "2 gpus parallel", "2 gpus serial" };
+static const char *const multi_names[] = {
+  "1 gpu", "1 gpu, pipelined", "1 gpu, 2 contexts", "2 gpus parallel", "2 gpus serial"
+};
 
-/* Pairs i = 0 .. warmup + runs - 1 (frames[i] -> frames[i + 1] of the
- * rotating clip) in the mode; *ms_per_pair over the timed ones, `keep`
- * gets the vectors of pair `keep_i`.  Each context has its stream and two
- * device planes (P, C) on its device, made current before its calls; the
- * frames are uploaded to every context's device that needs them. */
+/* One backend context of a multi-GPU run and what its pairs in flight
+ * need.  Its m-th pair takes slot m % depth: device planes for P and C,
+ * the vectors (page-locked) and two events; a slot is reused only after
+ * the host waited for the pair that had it (retire), so nothing on the
+ * device still reads its planes. */
+typedef struct {
+  int device;
+  GcvMotionCuda *cuda;
+  void *stream;                 /* set_reference, search, download of the vectors */
+  void *copy;                   /* uploads: a stream of its own, or `stream` */
+  int row0, row1;               /* the block rows it searches */
+  int holds;                    /* the frame P is once its queued searches ran (-1: none) */
+  int depth;
+  guint64 queued, retired;      /* pairs */
+  GcvPlane ref[MULTI_MAX_DEPTH], cur[MULTI_MAX_DEPTH];
+  GcvMotionVector *vec[MULTI_MAX_DEPTH];
+  GcvCudaEvent *uploaded[MULTI_MAX_DEPTH], *done[MULTI_MAX_DEPTH];
+  int pair[MULTI_MAX_DEPTH];
+} MultiCtx;
+
 static gboolean
-multi_run (const Clip * clip, const GcvMotionParams * p, MultiMode mode, int warmup, int runs, int keep_i,
-    GcvMotionVector * keep, double *ms_per_pair, char *msg, size_t len)
+multi_ctx_init (MultiCtx * c, int device, const GcvPlane * frame, size_t vec_bytes, int row0, int row1,
+    int depth, gboolean copy_stream, GcvError * err)
 {
-  int cols = gcv_motion_grid_cols (clip->width, p), rows = gcv_motion_grid_rows (clip->height, p);
-  int dev[2] = { 0, mode == MULTI_ONE || mode == MULTI_ONE_2CTX ? 0 : 1 };
-  int n_ctx = mode == MULTI_ONE ? 1 : 2, mid = rows / 2;
+  gboolean ok;
+
+  memset (c, 0, sizeof (*c));
+  c->device = device;
+  c->row0 = row0;
+  c->row1 = row1;
+  c->holds = -1;
+  c->depth = depth;
+  ok = gcv_cuda_set_device (device, err) == GCV_OK && gcv_cuda_stream_new (&c->stream, err) == GCV_OK
+      && (!copy_stream || gcv_cuda_stream_new (&c->copy, err) == GCV_OK)
+      && (c->cuda = gcv_motion_cuda_new (frame->width, frame->height, err)) != NULL;
+  if (ok && !copy_stream)
+    c->copy = c->stream;
+  for (int s = 0; ok && s < depth; s++) {
+    c->ref[s].width = c->cur[s].width = frame->width;
+    c->ref[s].height = c->cur[s].height = frame->height;
+    ok = gcv_cuda_malloc_2d (&c->ref[s].data, &c->ref[s].stride, (size_t) frame->width, (size_t) frame->height,
+        err) == GCV_OK
+        && gcv_cuda_malloc_2d (&c->cur[s].data, &c->cur[s].stride, (size_t) frame->width,
+        (size_t) frame->height, err) == GCV_OK
+        && gcv_cuda_host_alloc ((void **) &c->vec[s], vec_bytes, err) == GCV_OK
+        && gcv_cuda_event_new (&c->uploaded[s], err) == GCV_OK && gcv_cuda_event_new (&c->done[s], err) == GCV_OK;
+  }
+  return ok;
+}
+
+/* Waits for the streams (errors ignored: the run failed or is over) and
+ * frees what multi_ctx_init made. */
+static void
+multi_ctx_clear (MultiCtx * c)
+{
+  GcvError e = { 0 };
+
+  if (c->stream == NULL)
+    return;
+  gcv_cuda_set_device (c->device, &e);
+  gcv_cuda_stream_sync (c->stream, &e);
+  if (c->copy && c->copy != c->stream)
+    gcv_cuda_stream_sync (c->copy, &e);
+  gcv_motion_cuda_free (c->cuda);
+  for (int s = 0; s < c->depth; s++) {
+    gcv_cuda_free (c->ref[s].data);
+    gcv_cuda_free (c->cur[s].data);
+    gcv_cuda_host_free (c->vec[s]);
+    gcv_cuda_event_free (c->uploaded[s]);
+    gcv_cuda_event_free (c->done[s]);
+  }
+  if (c->copy && c->copy != c->stream)
+    gcv_cuda_stream_free (c->copy);
+  gcv_cuda_stream_free (c->stream);
+  memset (c, 0, sizeof (*c));
+}
+
+/* Waits for the context's oldest pair in flight; its band of vectors goes
+ * to `keep` when it is pair keep_i. */
+static gboolean
+multi_retire (MultiCtx * c, int cols, int keep_i, GcvMotionVector * keep, GcvError * err)
+{
+  int s = (int) (c->retired % (guint64) c->depth);
+
+  if (gcv_cuda_event_sync (c->done[s], err) != GCV_OK)
+    return FALSE;
+  if (c->pair[s] == keep_i)
+    memcpy (keep + (size_t) c->row0 * cols, c->vec[s] + (size_t) c->row0 * cols,
+        sizeof (GcvMotionVector) * cols * (c->row1 - c->row0));
+  c->retired++;
+  return TRUE;
+}
+
+/* Queues pair i (frames[i] -> frames[i + 1], of n rotating) on the
+ * context, once a slot is free: the uploads of the frames it lacks on its
+ * copy stream, the search on its stream after them.  Nothing else waits:
+ * the uploads of the next pairs run while this one searches. */
+static gboolean
+multi_queue (MultiCtx * c, const GcvMotionParams * p, const GcvPlane * frames, int n, int i, int cols,
+    int keep_i, GcvMotionVector * keep, GcvError * err)
+{
+  int s = (int) (c->queued % (guint64) c->depth);
+  gboolean need_ref = c->holds != i;
+
+  if (gcv_cuda_set_device (c->device, err) != GCV_OK)
+    return FALSE;
+  if (c->queued - c->retired == (guint64) c->depth && !multi_retire (c, cols, keep_i, keep, err))
+    return FALSE;
+  if (need_ref && gcv_cuda_upload_2d (c->ref[s].data, c->ref[s].stride, frames[i % n].data, frames[i % n].stride,
+          (size_t) frames[i % n].width, (size_t) frames[i % n].height, c->copy, err) != GCV_OK)
+    return FALSE;
+  if (gcv_cuda_upload_2d (c->cur[s].data, c->cur[s].stride, frames[(i + 1) % n].data, frames[(i + 1) % n].stride,
+          (size_t) frames[(i + 1) % n].width, (size_t) frames[(i + 1) % n].height, c->copy, err) != GCV_OK)
+    return FALSE;
+  if (c->copy != c->stream && (gcv_cuda_event_record (c->uploaded[s], c->copy, err) != GCV_OK
+          || gcv_cuda_stream_wait_event (c->stream, c->uploaded[s], err) != GCV_OK))
+    return FALSE;
+  if (need_ref && gcv_motion_cuda_set_reference (c->cuda, &c->ref[s], c->stream, err) != GCV_OK)
+    return FALSE;
+  if (gcv_motion_cuda_search (c->cuda, p, &c->cur[s], c->row0, c->row1, c->vec[s], c->stream, err) != GCV_OK
+      || gcv_cuda_event_record (c->done[s], c->stream, err) != GCV_OK)
+    return FALSE;
+  c->pair[s] = i;
+  c->queued++;
+  c->holds = i + 1;
+  return TRUE;
+}
+
+/* Pairs i = 0 .. warmup + runs - 1 (frames[i] -> frames[i + 1], page-locked
+ * copies of the rotating clip's) in the mode; *ms_per_pair: wall clock over
+ * the timed ones, from the end of the warm-up pairs to the end of the last
+ * pair; `keep` gets the vectors of pair `keep_i`.  MULTI_ONE uploads and
+ * searches on one stream and waits for each pair; the other modes keep up
+ * to `depth` pairs in flight per context, uploads on a stream of their
+ * own, the host waiting only for a context's oldest pair when it needs its
+ * slot.  Serial: pair i to context i % 2, which receives both frames;
+ * parallel: every pair to both, each searching half of the block rows. */
+static gboolean
+multi_run (const GcvPlane * frames, int n_frames, const GcvMotionParams * p, MultiMode mode, int depth,
+    int warmup, int runs, int keep_i, GcvMotionVector * keep, double *ms_per_pair, char *msg, size_t len)
+{
+  const int w = frames[0].width, h = frames[0].height;
+  const int cols = gcv_motion_grid_cols (w, p), rows = gcv_motion_grid_rows (h, p);
   const size_t vec_bytes = sizeof (GcvMotionVector) * cols * rows;
-  GcvMotionCuda *ctx[2] = { NULL, NULL };
-  void *stream[2] = { NULL, NULL };
-  GcvPlane planes[2][2];         /* per context: P, C */
-  GcvMotionVector *vec[2] = { NULL, NULL };
-  int pending[2] = { -1, -1 };  /* serial: the pair in flight on each context */
+  int n_ctx = mode == MULTI_ONE || mode == MULTI_ONE_PIPELINED ? 1 : 2;
+  MultiCtx ctx[2];
   GcvError err = { 0 };
   gboolean ok = TRUE;
   double t0 = 0;
-  GcvPlane pl;
 
-  memset (planes, 0, sizeof (planes));
-  for (int k = 0; ok && k < n_ctx; k++)
-    ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK && gcv_cuda_stream_new (&stream[k], &err) == GCV_OK
-        && device_plane_new (&planes[k][0], clip, &err) == GCV_OK
-        && device_plane_new (&planes[k][1], clip, &err) == GCV_OK
-        && gcv_cuda_host_alloc ((void **) &vec[k], vec_bytes, &err) == GCV_OK
-        && (ctx[k] = gcv_motion_cuda_new (clip->width, clip->height, &err)) != NULL;
-  if (ok && (mode == MULTI_ONE || mode == MULTI_PARALLEL)) {
-    pl = clip_plane (clip, 0, 0, clip->height);
-    for (int k = 0; ok && k < n_ctx; k++)
-      ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK
-          && upload_plane (&planes[k][0], &pl, stream[k], &err) == GCV_OK
-          && gcv_motion_cuda_set_reference (ctx[k], &planes[k][0], stream[k], &err) == GCV_OK;
+  memset (ctx, 0, sizeof (ctx));
+  if (mode == MULTI_ONE)
+    depth = 1;
+  for (int k = 0; ok && k < n_ctx; k++) {
+    int dev = mode == MULTI_PARALLEL || mode == MULTI_SERIAL ? k : 0;
+    int row0 = mode == MULTI_PARALLEL ? k * (rows / 2) : 0, row1 = mode == MULTI_PARALLEL && k == 0 ? rows / 2 : rows;
+    ok = multi_ctx_init (&ctx[k], dev, &frames[0], vec_bytes, row0, row1, depth, mode != MULTI_ONE, &err);
   }
   for (int i = 0; ok && i <= warmup + runs; i++) {
     if (i == warmup) {
-      /* drain the warm-up pairs before the clock starts */
-      for (int k = 0; ok && k < n_ctx; k++) {
-        ok = gcv_cuda_stream_sync (stream[k], &err) == GCV_OK;
-        if (ok && pending[k] >= 0 && pending[k] == keep_i)
-          memcpy (keep, vec[k], vec_bytes);
-        pending[k] = -1;
-      }
+      /* the warm-up pairs done before the clock starts */
+      for (int k = 0; ok && k < n_ctx; k++)
+        while (ok && ctx[k].retired < ctx[k].queued)
+          ok = multi_retire (&ctx[k], cols, keep_i, keep, &err);
       t0 = gcvb_now_ms ();
     }
     if (!ok || i == warmup + runs)
       break;
-    pl = clip_plane (clip, (i + 1) % clip->n, 0, clip->height);
-    if (mode == MULTI_ONE) {
-      ok = upload_plane (&planes[0][1], &pl, stream[0], &err) == GCV_OK
-          && gcv_motion_cuda_search (ctx[0], p, &planes[0][1], 0, -1, vec[0], stream[0], &err) == GCV_OK
-          && gcv_cuda_stream_sync (stream[0], &err) == GCV_OK;
-      if (ok && i == keep_i)
-        memcpy (keep, vec[0], vec_bytes);
-    } else if (mode == MULTI_PARALLEL) {
-      /* both devices get the frame; each searches half the block rows;
-       * the vectors land in one array */
+    if (mode == MULTI_PARALLEL) {
       for (int k = 0; ok && k < 2; k++)
-        ok = gcv_cuda_set_device (dev[k], &err) == GCV_OK
-            && upload_plane (&planes[k][1], &pl, stream[k], &err) == GCV_OK
-            && gcv_motion_cuda_search (ctx[k], p, &planes[k][1], k ? mid : 0, k ? -1 : mid, vec[0], stream[k],
-                &err) == GCV_OK;
-      ok = ok && gcv_cuda_stream_sync (stream[0], &err) == GCV_OK
-          && gcv_cuda_stream_sync (stream[1], &err) == GCV_OK;
-      if (ok && i == keep_i)
-        memcpy (keep, vec[0], vec_bytes);
+        ok = multi_queue (&ctx[k], p, frames, n_frames, i, cols, keep_i, keep, &err);
     } else {
-      /* serial: pair i to context i % 2, after collecting the pair it had */
-      int k = i % 2;
-      GcvPlane ref = clip_plane (clip, i % clip->n, 0, clip->height);
-      if (pending[k] >= 0) {
-        ok = gcv_cuda_stream_sync (stream[k], &err) == GCV_OK;
-        if (ok && pending[k] == keep_i)
-          memcpy (keep, vec[k], vec_bytes);
-      }
-      ok = ok && gcv_cuda_set_device (dev[k], &err) == GCV_OK
-          && upload_plane (&planes[k][0], &ref, stream[k], &err) == GCV_OK
-          && gcv_motion_cuda_set_reference (ctx[k], &planes[k][0], stream[k], &err) == GCV_OK
-          && upload_plane (&planes[k][1], &pl, stream[k], &err) == GCV_OK
-          && gcv_motion_cuda_search (ctx[k], p, &planes[k][1], 0, -1, vec[k], stream[k], &err) == GCV_OK;
-      pending[k] = i;
+      MultiCtx *c = &ctx[i % n_ctx];
+      ok = multi_queue (c, p, frames, n_frames, i, cols, keep_i, keep, &err)
+          && (mode != MULTI_ONE || multi_retire (c, cols, keep_i, keep, &err));
     }
   }
   for (int k = 0; ok && k < n_ctx; k++)
-    if (pending[k] >= 0) {
-      ok = gcv_cuda_stream_sync (stream[k], &err) == GCV_OK;
-      if (ok && pending[k] == keep_i)
-        memcpy (keep, vec[k], vec_bytes);
-    }
+    while (ok && ctx[k].retired < ctx[k].queued)
+      ok = multi_retire (&ctx[k], cols, keep_i, keep, &err);
   *ms_per_pair = (gcvb_now_ms () - t0) / runs;
   if (!ok)
     g_strlcpy (msg, err.message, len);
-  for (int k = 0; k < n_ctx; k++) {
-    GcvError e2 = { 0 };
-    gcv_cuda_set_device (dev[k], &e2);
-    if (stream[k])
-      gcv_cuda_stream_sync (stream[k], &e2);
-    if (ctx[k])
-      gcv_motion_cuda_free (ctx[k]);
-    if (stream[k])
-      gcv_cuda_stream_free (stream[k]);
-    gcv_cuda_free (planes[k][0].data);
-    gcv_cuda_free (planes[k][1].data);
-    gcv_cuda_host_free (vec[k]);
-  }
+  for (int k = 0; k < n_ctx; k++)
+    multi_ctx_clear (&ctx[k]);
   gcv_cuda_set_device (opt.device, &err);
   return ok;
 }
@@ -1332,15 +1424,33 @@ bench_multi (int ci, int vi, const Clip * clip)
   const GcvMotionParams *p = &cases[ci].vars[vi].p;
   size_t n = (size_t) gcv_motion_grid_cols (clip->width, p) * gcv_motion_grid_rows (clip->height, p);
   int warmup = MAX (opt.warmup, 2), runs = MAX (opt.runs, 4), keep_i = warmup + 1;
+  int n_frames = MIN (clip->n, warmup + runs + 1);
+  const size_t frame_bytes = clip->stride * clip->height;
   GcvMotionVector *base = g_new0 (GcvMotionVector, n), *got = g_new0 (GcvMotionVector, n);
-  double one_ms = NAN, two_ctx_ms = NAN;
+  GcvPlane *frames = g_new0 (GcvPlane, n_frames);
+  double one_ms = NAN, pipe_ms = NAN, two_ctx_ms = NAN;
+  guint8 *pinned = NULL;
+  GcvError err = { 0 };
 
-  for (int mode = MULTI_ONE; mode <= MULTI_SERIAL; mode++) {
+  /* the frames the pairs use, page-locked once (as the element's upstream
+   * pool gives them): their uploads are DMA the host does not wait for */
+  if (gcv_cuda_host_alloc ((void **) &pinned, frame_bytes * n_frames, &err) != GCV_OK) {
+    Row *r = row_new (ROW_MULTI, ci, vi, multi_names[MULTI_ONE], 0);
+    gcvb_result_fail (&r->m, "%s", err.message);
+  }
+  for (int f = 0; pinned != NULL && f < n_frames; f++) {
+    memcpy (pinned + frame_bytes * f, clip->frames[f], frame_bytes);
+    frames[f] = clip_plane (clip, f, 0, clip->height);
+    frames[f].data = pinned + frame_bytes * f;
+  }
+  for (int mode = MULTI_ONE; pinned != NULL && mode <= MULTI_SERIAL; mode++) {
     Row *r = row_new (ROW_MULTI, ci, vi, multi_names[mode], 0);
     char msg[512];
     double ms;
     r->devices = mode >= MULTI_PARALLEL ? 2 : 1;
-    if (!multi_run (clip, p, mode, warmup, runs, keep_i, mode == MULTI_ONE ? base : got, &ms, msg, sizeof (msg))) {
+    memset (got, 0, sizeof (GcvMotionVector) * n);
+    if (!multi_run (frames, n_frames, p, (MultiMode) mode, opt_multi_depth, warmup, runs, keep_i,
+            mode == MULTI_ONE ? base : got, &ms, msg, sizeof (msg))) {
       gcvb_result_fail (&r->m, "%s", msg);
       continue;
     }
@@ -1360,6 +1470,10 @@ bench_multi (int ci, int vi, const Clip * clip)
         gcvb_n_failures++;
       }
       r->speedup = one_ms / ms;
+      if (mode == MULTI_ONE_PIPELINED)
+        pipe_ms = ms;
+      else
+        r->speedup_pipelined = pipe_ms / ms;
       if (mode == MULTI_ONE_2CTX)
         two_ctx_ms = ms;
       if (mode == MULTI_SERIAL)
@@ -1367,6 +1481,8 @@ bench_multi (int ci, int vi, const Clip * clip)
     }
     print_row_progress (r);
   }
+  gcv_cuda_host_free (pinned);
+  g_free (frames);
   g_free (base);
   g_free (got);
 }
@@ -2275,37 +2391,41 @@ print_multi (void)
     return;
   }
   g_print ("\n== Multi-GPU: %d devices; backend contexts on devices 0 and 1, wall clock per pair ==\n", n_devices);
-  g_print ("parallel: every frame to both, block rows split in half, searched together, waited together; serial: "
-      "pair i to\ndevice i %% 2, two in flight; 1 gpu, 2 contexts: serial splitting on one device (the overlap "
-      "alone)\n");
-  g_print ("%-5s %-11s %-19s %4s %10s %10s %8s %8s %9s %6s  %s\n", "case", "method", "mode", "gpus", "ms/pair", "fps",
-      "speedup", "target", "vs paper", "check", "notes");
+  g_print ("frames page-locked; 1 gpu: one context, upload, search, wait, pair after pair; the others keep %d pairs "
+      "in flight\nper context, uploads on a stream of their own: 1 gpu, pipelined: one context; 1 gpu, 2 contexts: "
+      "serial\nsplitting on one device; parallel: every frame to both, block rows split in half; serial: pair i to "
+      "device i %% 2\n", opt_multi_depth);
+  g_print ("%-5s %-11s %-19s %4s %10s %10s %8s %8s %8s %9s %6s  %s\n", "case", "method", "mode", "gpus", "ms/pair",
+      "fps", "speedup", "vs pipe", "target", "vs paper", "check", "notes");
   g_print ("---------------------------------------------------------------------------------------------------"
-      "-------------------\n");
+      "----------------------------\n");
   for (guint i = 0; i < rows_arr->len; i++) {
     const Row *r = &g_array_index (rows_arr, Row, i);
-    char ms[32], fps[32], sp[32], vs[32], chk[16], tgt[16] = "-", md[32];
+    char ms[32], fps[32], sp[32], spp[32], vs[32], chk[16], tgt[16] = "-", md[32];
     if (r->kind != ROW_MULTI)
       continue;
     fmt_ms (ms, sizeof (ms), &r->m);
     gcvb_fmt_num (fps, sizeof (fps), r->m.skipped ? NAN : r->m.fps, "%.1f");
     gcvb_fmt_num (sp, sizeof (sp), r->speedup, "%.2fx");
+    gcvb_fmt_num (spp, sizeof (spp), r->speedup_pipelined, "%.2fx");
     gcvb_fmt_num (vs, sizeof (vs), row_vs_paper (r), "%.1fx");
+    /* against the faster of the two one-GPU loops */
     if (r->devices == 2 && !isnan (r->speedup))
-      g_strlcpy (tgt, r->speedup >= MULTI_TARGET ? "MET" : "MISSED", sizeof (tgt));
+      g_strlcpy (tgt, MIN (r->speedup, isnan (r->speedup_pipelined) ? r->speedup : r->speedup_pipelined)
+          >= MULTI_TARGET ? "MET" : "MISSED", sizeof (tgt));
     if (r->m.mismatch >= 0)
       g_snprintf (chk, sizeof (chk), r->m.mismatch == 0 ? "same" : "%" G_GINT64_FORMAT, r->m.mismatch);
     else
       g_strlcpy (chk, "-", sizeof (chk));
-    g_print ("%-5s %-11s %-19s %4d %10s %10s %8s %8s %9s %6s  ", cases[r->case_i].name, row_method (r, md,
-            sizeof (md)), r->what, r->devices, ms, fps, sp, tgt, vs, chk);
+    g_print ("%-5s %-11s %-19s %4d %10s %10s %8s %8s %8s %9s %6s  ", cases[r->case_i].name, row_method (r, md,
+            sizeof (md)), r->what, r->devices, ms, fps, sp, spp, tgt, vs, chk);
     if (!isnan (r->speedup_overlap))
       g_print ("%.2fx over 1 gpu, 2 contexts; ", r->speedup_overlap);
     g_print ("%s\n", r->m.note);
   }
-  g_print ("speedup: over \"1 gpu\" (one context, each pair waited for); target (the issue): two GPUs >= %.1fx one; "
-      "check:\nthe vectors of one pair against one device's; vs paper: sd's two C1060 (serial) / ours\n",
-      MULTI_TARGET);
+  g_print ("speedup: over \"1 gpu\"; vs pipe: over \"1 gpu, pipelined\"; target (the issue): two GPUs >= %.1fx one, "
+      "against the\nfaster one-GPU row; check: the vectors of one pair against one device's; vs paper: sd's two "
+      "C1060 (serial) / ours\n", MULTI_TARGET);
 }
 
 static void
@@ -2500,6 +2620,8 @@ results_json (void)
     g_string_append_printf (extra, ", \"devices\": %d, \"speedup\": ", r->devices);
     gcvb_json_num (extra, r->speedup);
     g_string_append (extra, ", \"speedup_over_one_gpu_two_contexts\": "), gcvb_json_num (extra, r->speedup_overlap);
+    g_string_append (extra, ", \"speedup_over_one_gpu_pipelined\": ");
+    gcvb_json_num (extra, r->speedup_pipelined);
     g_string_append (extra, ", \"vs_paper\": "), gcvb_json_num (extra, row_vs_paper (r));
     gcvb_json_row_end (s, &r->m, "mismatch_blocks", extra->str, i + 1 == rows_arr->len);
     g_string_free (extra, TRUE);
@@ -2599,8 +2721,10 @@ main (int argc, char **argv)
       return 2;
     }
   }
-  if (opt_cpu_threads < 0 || opt_quality_pairs < 0 || opt_quality_pairs > 14) {
-    g_printerr ("error: --cpu-threads must be >= 0, --quality-pairs 1 .. 14\n");
+  if (opt_cpu_threads < 0 || opt_quality_pairs < 0 || opt_quality_pairs > 14 || opt_multi_depth < 1
+      || opt_multi_depth > MULTI_MAX_DEPTH) {
+    g_printerr ("error: --cpu-threads must be >= 0, --quality-pairs 1 .. 14, --multi-depth 1 .. %d\n",
+        MULTI_MAX_DEPTH);
     return 2;
   }
   do_elements = case_on (list, "elements");
