@@ -4,6 +4,8 @@
  */
 #include "bench-canny.h"
 
+#include "gcvb-opencv.hpp"
+
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
@@ -11,7 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <vector>
 
 namespace {
@@ -29,13 +30,6 @@ run_once (const cv::Mat & in, cv::Mat & blurred, cv::Mat & dst, int blur_size, d
   }
 }
 
-/* Restores OpenCV's thread count however the timing ends. */
-struct ThreadGuard {
-  int prev;
-  ThreadGuard () : prev (cv::getNumThreads ()) {}
-  ~ThreadGuard () { cv::setNumThreads (prev); }
-};
-
 }  // namespace
 
 extern "C" int
@@ -49,7 +43,7 @@ gcvb_opencv_canny_time (const uint8_t * const *frames, int n_frames, int width, 
     return -1;
   }
   try {
-    ThreadGuard guard;
+    gcvb::ThreadGuard guard;
     /* 1: one thread; a negative value restores OpenCV's default (all cores). */
     cv::setNumThreads (n_threads > 0 ? n_threads : -1);
     *threads_used = cv::getNumThreads ();
@@ -84,12 +78,8 @@ gcvb_opencv_canny_time (const uint8_t * const *frames, int n_frames, int width, 
       dst.copyTo (out);
     }
     return 0;
-  } catch (const cv::Exception & e) {
-    std::snprintf (err, err_len, "opencv: %s", e.what ());
-  } catch (const std::exception & e) {
-    std::snprintf (err, err_len, "opencv: %s", e.what ());
   } catch (...) {
-    std::snprintf (err, err_len, "opencv: unknown exception");
+    gcvb::describe_exception (err, err_len);
   }
   return -1;
 }

@@ -12,6 +12,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "gcvb-opencv.hpp"
+
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
@@ -20,17 +22,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <vector>
 
 namespace {
-
-/* Restores OpenCV's thread count however the call ends. */
-struct ThreadGuard {
-  int prev;
-  ThreadGuard () : prev (cv::getNumThreads ()) {}
-  ~ThreadGuard () { cv::setNumThreads (prev); }
-};
 
 /* OpenCV's pyramidal Lucas-Kanade as both calls run it: a win x win
  * window, max_level + 1 levels, 30 iterations or 0.01 px (OpenCV's
@@ -65,7 +59,7 @@ gcvb_opencv_lk_track (const uint8_t * prev, const uint8_t * cur, int width, int 
     return -1;
   }
   try {
-    ThreadGuard guard;
+    gcvb::ThreadGuard guard;
     cv::setNumThreads (n_threads > 0 ? n_threads : -1);
     *threads_used = cv::getNumThreads ();
 
@@ -94,12 +88,8 @@ gcvb_opencv_lk_track (const uint8_t * prev, const uint8_t * cur, int width, int 
     *n_out = n;
     *n_corners = (int) p0.size ();
     return 0;
-  } catch (const cv::Exception & e) {
-    std::snprintf (err, err_len, "opencv: %s", e.what ());
-  } catch (const std::exception & e) {
-    std::snprintf (err, err_len, "opencv: %s", e.what ());
   } catch (...) {
-    std::snprintf (err, err_len, "opencv: unknown exception");
+    gcvb::describe_exception (err, err_len);
   }
   return -1;
 }
@@ -122,7 +112,7 @@ gcvb_opencv_lk_points (const uint8_t * prev, const uint8_t * cur, int width, int
   if (n == 0)
     return 0;
   try {
-    ThreadGuard guard;
+    gcvb::ThreadGuard guard;
     cv::setNumThreads (n_threads > 0 ? n_threads : -1);
 
     cv::Mat p (height, width, CV_8UC1, const_cast<uint8_t *> (prev), stride);
@@ -140,12 +130,8 @@ gcvb_opencv_lk_points (const uint8_t * prev, const uint8_t * cur, int width, int
       flow[2 * i + 1] = ok ? p1[i].y - p0[i].y : 0.0f;
     }
     return 0;
-  } catch (const cv::Exception & e) {
-    std::snprintf (err, err_len, "opencv: %s", e.what ());
-  } catch (const std::exception & e) {
-    std::snprintf (err, err_len, "opencv: %s", e.what ());
   } catch (...) {
-    std::snprintf (err, err_len, "opencv: unknown exception");
+    gcvb::describe_exception (err, err_len);
   }
   return -1;
 }
