@@ -59,7 +59,7 @@
  *   ORDER   rank the end columns within the limit into candidate order
  *   --- grid barrier ---
  *   TRACE   one warp: take the candidates, trace their paths (a pipeline,
- *           candidate k one row behind candidate k - 1)
+ *           candidate k one step of 4 rows behind candidate k - 1)
  *   --- grid barrier ---
  *   COST    the cost of every whole path
  *   --- grid barrier ---
@@ -126,40 +126,122 @@ constexpr int kWalkD = 8;                       /* backtracking: rows resolved p
 constexpr int kCarveU = 16;                     /* carving: columns per lane loaded before storing */
 constexpr int kCarveU1 = 24;                    /* the same with one seam (exact mode) */
 constexpr int kMarkU = 8;                       /* backtracking: rows per thread marked together */
-constexpr int kPfD = 16;                        /* fast paths: rows of parent codes loaded ahead */
-constexpr int kPfChunks = 3;                    /* 16-byte chunks a row: 2 kPfD + 1 columns, any alignment */
-constexpr int kHist = 64;                       /* fast paths: rows of every path kept (> the pipeline's lag) */
 constexpr int kParPad = 64;                     /* bytes after the parents: a prefetch of a row narrower than
-                                                 * kPfChunks chunks reads past it */
-static_assert (16 * kPfChunks >= 2 * kPfD + 16, "a prefetched row must hold the path's reach");
+                                                 * its chunks reads past it */
 
-/* Fast mode's trace warp: per candidate (lane) a ring of kPfD rows of
- * parent codes around its path (chunk0: the first 16-byte chunk of each),
- * its column in the last kHist rows (kGone in the rows its path did not
- * reach; rows padded by one: lanes read one blocker's column in different
- * rows) and its end column. */
+/* Fast mode's trace warp (fast_trace): lane k traces candidate k, U rows a
+ * step, one step behind lane k - 1.  Per lane a ring of R + 1 rows of
+ * parent codes around its path: rows are loaded (cp.async) once the path's
+ * column R rows below them is known, the 2 R + 1 columns around it (the
+ * path moves one column a row) in `chunks` 16-byte chunks from chunk0, any
+ * alignment.  hist: every path's column in the last 32 U rows (the most
+ * rows between lane 0 writing and lane 31 reading), kGone in the rows its
+ * path did not reach, int16 (columns < 2^15).
+ * What a step costs, measured (ncu on an H200, 1080p, the fallback path's
+ * k_fast_trace alone): the warp issues an instruction every 3.6 cycles in
+ * every variant (5.2 on an H100), so a step's time is its instruction
+ * count: 490 for four rows at first, 370 once the blockers' rows came as
+ * vector loads and the three compares as one table load; then the next
+ * rows' loads moved under the first row's parent-code load.  The time
+ * does not follow the loads' latency or number (R = 7 and 15 within 2%).
+ * Variants, chosen per context by GCV_SEAM_TRACE=U,R (tuning only): 4,7
+ * (two chunks a row) is the default, 4,15 (three chunks) about 2%
+ * slower; 8 rows a step was slower again (the 31-step pipeline fill grows
+ * with U), 2 rows too (the step's fixed part). */
 constexpr int kGone = -1;
-struct FastSmem {
-  int4 ring[kPfD][kFastTries][kPfChunks];
-  int chunk0[kPfD][kFastTries];
-  int hist[kHist][kFastTries + 1];
-  int end[kFastTries];
+template <int U, int R> struct FastTrace {
+  static constexpr int kRing = R + 1;
+  static constexpr int kChunks = (2 * R + 1 + 15 + 15) / 16;
+  static constexpr int kHist = 32 * U;
+  static constexpr int kAhead = (R + 1) / U - 1;       /* steps of rows loaded ahead */
+  static_assert ((kRing & (kRing - 1)) == 0 && (kHist & (kHist - 1)) == 0, "rings are powers of two");
+  static_assert (16 * kChunks >= 2 * R + 16, "a prefetched row must hold the path's reach");
+  static_assert (U == 2 || U == 4 || U == 8, "a step's rows are one 4, 8 or 16-byte vector of int16");
+  static_assert ((R + 1) % U == 0 && kAhead >= 1, "the ring holds whole steps, more than one");
+  /* Row r of the rings lives in slot (r - 1) mod size, so the U rows of a
+   * full step (i .. i - U + 1, i a multiple of U) are U consecutive slots
+   * from a multiple of U: one vector load.  Per-lane rows are padded by
+   * U int16, which spreads the lanes' vectors over the banks. */
+  struct Smem {
+    int4 ring[kRing][kFastTries][kChunks];
+    int16_t c0s[kFastTries][kRing + U];         /* chunk0 of each ring row */
+    int16_t hist[kFastTries][kHist + U];
+    int end[kFastTries];
+    int8_t lut[256];            /* fast_step_index's table */
+  };
 };
 
-/* shared memory of k_passes: the largest of its parts */
-constexpr int kChooseSmem = kChooseTile * 8;
-constexpr int kTraceSmem = (kMaxPhases + 4) * 4 + kChainWin * 2 + kThreads * kWalkD * kWalkD + 16;
-constexpr int kCarveSmem = kWarps * 3 * kFastTries * 2 + (kFastTries + 1) * 4;
-constexpr int kFastSmem = (int) sizeof (FastSmem);
-constexpr int kDpWarp = (kD + 1) * kWarpCols;     /* ints of a band's shared memory: ring + roots */
-constexpr int kDpSmem = kWarps * kDpWarp * 4;
+/* U int16 at p (aligned to 2 U bytes) as U / 2 words, element e in the
+ * low (even e) or high half of word e / 2; and back. */
+template <int U> __device__ __forceinline__ void
+load_halves (const int16_t *p, unsigned *wd)
+{
+  if constexpr (U == 2) {
+    wd[0] = *(const unsigned *) p;
+  } else if constexpr (U == 4) {
+    const uint2 t = *(const uint2 *) p;
+    wd[0] = t.x;
+    wd[1] = t.y;
+  } else {
+    const uint4 t = *(const uint4 *) p;
+    wd[0] = t.x;
+    wd[1] = t.y;
+    wd[2] = t.z;
+    wd[3] = t.w;
+  }
+}
+
+template <int U> __device__ __forceinline__ void
+store_halves (int16_t *p, const unsigned *wd)
+{
+  if constexpr (U == 2)
+    *(unsigned *) p = wd[0];
+  else if constexpr (U == 4)
+    *(uint2 *) p = make_uint2 (wd[0], wd[1]);
+  else
+    *(uint4 *) p = make_uint4 (wd[0], wd[1], wd[2], wd[3]);
+}
+
+__device__ __forceinline__ int
+half_at (const unsigned *wd, int e)
+{
+  return (int) (short) (e & 1 ? wd[e >> 1] >> 16 : wd[e >> 1] & 0xffffu);
+}
+
+/* The step of a path from column x, its parent code `code` and its bounds
+ * lo .. hi (the first d of the parent order with lo <= x + d <= hi):
+ * lut[code << 4 | (A + 1) << 2 | (B + 2)] with A = lo - x clamped to
+ * -1 .. 2 and B = hi - x clamped to -2 .. 1 (beyond those the answer does
+ * not change), kLutNone when no d fits: one shared-memory load for the
+ * three compares in order. */
+constexpr int kLutNone = 127;
+
+__device__ __forceinline__ int
+fast_step_index (int code, int x, int lo, int hi)
+{
+  const int A = min (max (lo - x, -1), 2), B = min (max (hi - x, -2), 1);
+  return code << 4 | (A + 1) << 2 | (B + 2);
+}
+/* the variants built, GCV_SEAM_TRACE's values; the first is the default */
+using FastTraceA = FastTrace<4, 7>;
+using FastTraceB = FastTrace<4, 15>;
+
 constexpr int
 cmax (int x, int y)
 {
   return x > y ? x : y;
 }
-constexpr int kPassSmem = cmax (cmax (cmax (kChooseSmem, kTraceSmem), cmax (kCarveSmem, kFastSmem)), kDpSmem);
-static_assert (kPassSmem <= 48 * 1024, "k_passes shared memory must stay static");
+
+/* shared memory of k_passes: the largest of its parts */
+constexpr int kChooseSmem = kChooseTile * 8;
+constexpr int kTraceSmem = (kMaxPhases + 4) * 4 + kChainWin * 2 + kThreads * kWalkD * kWalkD + 16;
+constexpr int kCarveSmem = kWarps * 3 * kFastTries * 2 + (kFastTries + 1) * 4;
+constexpr int kFastSmem = (int) cmax (sizeof (FastTraceA::Smem), sizeof (FastTraceB::Smem));
+constexpr int kDpWarp = (kD + 1) * kWarpCols;     /* ints of a band's shared memory: ring + roots */
+constexpr int kDpSmem = kWarps * kDpWarp * 4;
+constexpr int kPassSmemExact = cmax (cmax (kTraceSmem, kCarveSmem), kDpSmem);
+constexpr int kPassSmemFast = cmax (cmax (cmax (kChooseSmem, kFastSmem), kCarveSmem), kDpSmem);
+static_assert (kPassSmemFast <= 48 * 1024 && kPassSmemExact <= 48 * 1024, "k_passes shared memory must stay static");
 
 constexpr int kTileX = 64, kTileY = 8;          /* k_init: the paper's 64 x 8 tile */
 
@@ -177,6 +259,9 @@ struct DevState {
   unsigned long long t_dp, t_trace, t_carve;    /* ns inside k_passes (profiling) */
   unsigned long long cyc_wait, cyc_band;        /* profiling: a middle band's cycles waiting / in all */
   unsigned long long t_sync;    /* profiling: ns block 0 spent in grid barriers */
+  unsigned long long t_walk;    /* profiling (debug): ns in the fast trace warp */
+  unsigned long long t_cand;    /* profiling (debug): ns of it choosing the candidates */
+  unsigned long long t_rank, t_costs;   /* profiling (debug): ns ranking the end columns, summing the paths */
 };
 
 /* One step's pass loop. */
@@ -203,7 +288,8 @@ struct PassArgs {
   int *fend, *ftop;             /* fast mode: per candidate its end column, highest row */
   unsigned long long *fcost;    /* fast mode: per candidate its whole path's cost (two's complement) */
   int16_t *path;                /* [candidate][row]: path k's row i at k * path_pitch + i */
-  int path_pitch;
+  int path_pitch;               /* a multiple of 8 (fast_trace's aligned stores) */
+  int trace;                    /* fast mode: the trace variant (FastTrace, GCV_SEAM_TRACE) */
   DevState *st;
   int profile;
 };
@@ -795,23 +881,58 @@ rank_candidates (const PassArgs & a, int w, unsigned long long *skeys)
   }
 }
 
-/* Loads row `row` (at a.par + off) of the parent codes around column x
- * (columns x - kPfD .. x + kPfD: kPfChunks 16-byte chunks from chunk0, as
+/* Loads rows `from` down to `to` (those >= 0) of the parent codes around
+ * column x (columns x - R .. x + R: the variant's chunks from chunk0, as
  * far right as the row allows, past it only in rows narrower than the
- * chunks, into the allocation's padding) into candidate `lane`'s ring;
- * nothing for rows above the image.  The caller commits the group. */
-__device__ __forceinline__ void
-fast_prefetch (const PassArgs & a, FastSmem & fs, int lane, int row, ptrdiff_t off, int x)
+ * chunks, into the allocation's padding) into candidate `lane`'s ring.
+ * The caller commits the group. */
+template <class T, int R> __device__ __forceinline__ void
+fast_prefetch (const PassArgs & a, typename T::Smem & fs, int lane, int from, int to, int x)
 {
-  if (row < 0)
-    return;
-  const int slot = row & (kPfD - 1);
-  const int c0 = max (min ((x - kPfD) >> 4, a.pitch / 16 - kPfChunks), 0);
-  fs.chunk0[slot][lane] = c0;
-  const int8_t *src = a.par + off + 16 * c0;
+  const int c0 = max (min ((x - R) >> 4, a.pitch / 16 - T::kChunks), 0);
+  const int8_t *src = a.par + (size_t) from * a.pitch + 16 * c0;
+  for (int row = from; row >= max (to, 0); row--, src -= a.pitch) {
+    const int slot = (row - 1) & R;
+    fs.c0s[lane][slot] = (int16_t) c0;
 #pragma unroll
-  for (int q = 0; q < kPfChunks; q++)
-    cp_async16 (&fs.ring[slot][lane][q], src + 16 * q);
+    for (int q = 0; q < T::kChunks; q++)
+      cp_async16 (&fs.ring[slot][lane][q], src + 16 * q);
+  }
+}
+
+/* fast_prefetch of a full step's U rows to .. to + U - 1 (to >= 0, to - 1
+ * a multiple of U: U consecutive slots from (to - 1) & R), with one
+ * chunk0 store and the source walked by the pitch. */
+template <class T, int U, int R> __device__ __forceinline__ void
+fast_prefetch_step (const PassArgs & a, typename T::Smem & fs, int lane, int to, int x)
+{
+  const int c0 = max (min ((x - R) >> 4, a.pitch / 16 - T::kChunks), 0);
+  const int s0 = (to - 1) & R;
+  const int8_t *src = a.par + (size_t) to * a.pitch + 16 * c0;
+#pragma unroll
+  for (int k = 0; k < U; k++, src += a.pitch)
+#pragma unroll
+    for (int q = 0; q < T::kChunks; q++)
+      cp_async16 (&fs.ring[s0 + k][lane][q], src + 16 * q);
+  unsigned wd[U / 2];
+#pragma unroll
+  for (int e = 0; e < U / 2; e++)
+    wd[e] = (unsigned) c0 * 0x10001u;
+  store_halves<U> (&fs.c0s[lane][s0], wd);
+}
+
+/* Issues and commits the rows the last step decided on (pend_to .. pf - 1
+ * around pend_x; a full step's U with fast_prefetch_step) and moves pf. */
+template <class T, int U, int R> __device__ __forceinline__ void
+fast_prefetch_pending (const PassArgs & a, typename T::Smem & fs, int lane, int &pf, int pend_to, int pend_x,
+    bool pend_step)
+{
+  if (pend_step)
+    fast_prefetch_step<T, U, R> (a, fs, lane, pend_to, pend_x);
+  else if (pend_to < pf)
+    fast_prefetch<T, R> (a, fs, lane, pf - 1, pend_to, pend_x);
+  pf = min (pf, pend_to);
+  cp_async_commit ();
 }
 
 /* TRACE, one warp (cpu/seamcarve.h, "One pass"; the CPU's
@@ -819,25 +940,31 @@ fast_prefetch (const PassArgs & a, FastSmem & fs, int lane, int row, ptrdiff_t o
  *  1. The candidates: the first columns of the order in turn; the lanes
  *     keep those taken sorted by end column (end, root, rank), so a ballot
  *     finds a column's place and its neighbours, a shuffle inserts it.
- *  2. The paths: lane k traces candidate k, one row behind lane k - 1 (a
- *     pipeline: at step t lane k moves from row h - 1 - (t - k) up), so
- *     every lower-ranked path it needs (its blockers: the nearest left and
- *     right that reach the row) has its column for the row in the
- *     history ring already, written at least one step before.  Each lane
- *     moves to the first column of the parent order between its blockers,
- *     or its path ends; a lane whose path ended goes on up writing kGone,
- *     so a blocker that does not reach a row reads as such there.  The
- *     parent codes come from the lane's ring, loaded kPfD rows ahead
- *     around its column (cp.async), so a step is a few shared-memory
- *     reads: h + 30 steps a pass.
- * Writes the paths, the candidates' end columns and highest rows, zeroes
- * their costs, and the pass's limit and count into the state. */
-__device__ __forceinline__ void
-fast_trace (const PassArgs & a, int w, FastSmem & fs)
+ *  2. The paths: lane k traces candidate k, U rows a step, one step behind
+ *     lane k - 1 (a pipeline: rows are stepped in the same blocks by every
+ *     lane, the first block (h - 1) mod U rows or U), so every lower-ranked
+ *     path it needs in the step's rows (its blockers: the nearest left and
+ *     right that reach the row) has its columns in hist already, written
+ *     at least one step before; the step loads them first, all U rows.
+ *     Each row the lane moves to the first column of the parent order
+ *     between its blockers, or its path ends; a lane whose path ended goes
+ *     on up writing kGone, so a blocker that does not reach a row reads as
+ *     such there.  The parent code comes from the lane's ring (FastTrace),
+ *     so a row is two dependent shared-memory loads and a few compares on
+ *     the chain; a step stores its U rows of the path in one store:
+ *     (h - 1) / U + 31 steps a pass.
+ * Writes the paths (kGone in rows a path did not reach), the candidates'
+ * end columns and highest rows, zeroes their costs, and the pass's limit
+ * and count into the state.  Profiling (debug): the warp's time in t_walk. */
+template <int U, int R> __device__ __forceinline__ void
+fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
 {
+  using T = FastTrace<U, R>;
+  constexpr int HM = T::kHist - 1;
   const int lane = threadIdx.x & 31, h = a.h, pp = a.path_pitch;
   const int m0 = key_m (__ldcg (&a.st->best_all));
   const int nq = min ((int) __ldcg (&a.st->n_cand), GCV_SEAM_FAST_SCAN);
+  const unsigned long long t_begin = a.profile > 1 && lane == 0 ? global_ns () : 0;
 
   /* 1. the candidates */
   int ce = 0, cr = 0, ck = 0, nc = 0;
@@ -868,6 +995,18 @@ fast_trace (const PassArgs & a, int w, FastSmem & fs)
   if (lane < nc)
     fs.end[ck] = ce;
   __syncwarp ();
+  if (a.profile > 1 && lane == 0)
+    a.st->t_cand += global_ns () - t_begin;
+
+  for (int e = lane; e < 256; e += 32) {
+    const int code = e >> 4, A = (e >> 2 & 3) - 1, B = (e & 3) - 2;
+    int st = kLutNone;
+    for (int k = 2; k >= 0; k--) {
+      const int d = gcv_seam_parent_step (code, k);
+      st = d >= A && d <= B ? d : st;
+    }
+    fs.lut[e] = (int8_t) st;
+  }
 
   /* 2. the paths: lane = rank from here on; the first blockers are the
    * nearest lower-ranked candidates either side */
@@ -875,61 +1014,144 @@ fast_trace (const PassArgs & a, int w, FastSmem & fs)
   int x = cand ? fs.end[lane] : 0, i = h - 1, top = h - 1;
   int l = cand ? gcv_seam_fast_next_blocker (fs.end, lane, lane, -1) : -1;
   int r = cand ? gcv_seam_fast_next_blocker (fs.end, lane, lane, 1) : -1;
-  bool walking = cand && h > 1, alive = cand;
-  /* this lane's path at row i, the parent row loaded next (row i - kPfD) */
-  int16_t *pth = a.path + (size_t) lane * pp + h - 1;
-  ptrdiff_t pfoff = (ptrdiff_t) (h - 1 - kPfD) * a.pitch;
+  bool alive = cand;
+  int16_t *pth = a.path + (size_t) lane * pp;
+  int pf = h - 1 - R;           /* the lowest row loaded or on its way */
+  /* the rows a step decided to load (pend_to .. pf - 1 around pend_x),
+   * loaded by the next step in the shadow of its first parent-code load */
+  int pend_to = pf, pend_x = x;
+  bool pend_step = false;
   if (cand) {
-    fs.hist[(h - 1) & (kHist - 1)][lane] = x;
-    *pth = (int16_t) x;
-    for (int q = 0; q < kPfD; q++) {
-      fast_prefetch (a, fs, lane, h - 1 - q, (ptrdiff_t) (h - 1 - q) * a.pitch, x);
-      cp_async_commit ();
-    }
+    pth[h - 1] = (int16_t) x;
+    fast_prefetch<T, R> (a, fs, lane, h - 1, pf, x);
   }
-  __syncwarp ();
-  const int steps = h - 1 + nc - 1;
-  for (int t = 0; t < steps; t++) {
-    if (walking && t >= lane) {
-      int *next = fs.hist[(i - 1) & (kHist - 1)];
-      if (alive) {
-        /* the ring row of row i landed (kPfD groups ago) */
-        cp_async_wait<kPfD - 1> ();
-        const int slot = i & (kPfD - 1);
-        const int code = ((const unsigned char *) fs.ring[slot][lane])[x - 16 * fs.chunk0[slot][lane]];
-        /* row i - 1's blockers: the nearest lower-ranked paths that reach it */
-        int vl = l >= 0 ? next[l] : 0, vr = r >= 0 ? next[r] : 0;
-        while (l >= 0 && vl == kGone) {
-          l = gcv_seam_fast_next_blocker (fs.end, lane, l, -1);
-          vl = l >= 0 ? next[l] : 0;
-        }
-        while (r >= 0 && vr == kGone) {
-          r = gcv_seam_fast_next_blocker (fs.end, lane, r, 1);
-          vr = r >= 0 ? next[r] : 0;
-        }
-        const int lo = l >= 0 ? vl + 1 : 0, hi = r >= 0 ? vr - 1 : w - 1;
-        int y = kGone;
+  /* the rows of the first kAhead + 1 steps, then kAhead empty groups;
+   * every step commits one group (its predecessor's rows) after waiting
+   * for all but the kAhead - 1 newest: the rows it reads (FastTrace) */
+  cp_async_commit ();
 #pragma unroll
-        for (int q = 2; q >= 0; q--) {
-          const int c = x + gcv_seam_parent_step (code, q);
-          y = c >= lo && c <= hi ? c : y;
+  for (int e = 0; e < T::kAhead; e++)
+    cp_async_commit ();
+  __syncwarp ();
+  const int first = (h - 1) % U ? (h - 1) % U : U;
+  const int blocks = h > 1 ? (h - 1 - first) / U + 1 : 0;
+  const int steps = blocks > 0 ? blocks + nc - 1 : 0;
+  for (int t = 0; t < steps; t++) {
+    if (cand && t >= lane && i > 0) {
+      const int n = t == lane ? first : U;      /* moves i -> i - n */
+      int v[U];
+#pragma unroll
+      for (int q = 0; q < U; q++)
+        v[q] = kGone;
+      if (alive) {
+        /* the step's parent rows landed (FastTrace) */
+        cp_async_wait<T::kAhead - 1> ();
+        const int l0 = l, r0 = r;
+        /* a full step: the blockers' columns in rows i - 1 .. i - U and
+         * the rows' chunk0, three vector loads; element U - 1 - q is row
+         * i - 1 - q of a path, the chunk0 of row i - q */
+        unsigned wl[U / 2], wr[U / 2], wc[U / 2];
+        bool full = n == U;
+        if (full) {
+          const int hb = (i - U) & HM;
+#pragma unroll
+          for (int e = 0; e < U / 2; e++)
+            wl[e] = wr[e] = 0;
+          if (l0 >= 0)
+            load_halves<U> (&fs.hist[l0][hb], wl);
+          if (r0 >= 0)
+            load_halves<U> (&fs.hist[r0][hb], wr);
+          load_halves<U> (&fs.c0s[lane][(i - U) & R], wc);
+          /* kGone is the only negative column: a sign bit per half */
+          unsigned ended = 0;
+#pragma unroll
+          for (int e = 0; e < U / 2; e++)
+            ended |= wl[e] | wr[e];
+          full = (ended & 0x80008000u) == 0;
         }
-        if (y == kGone) {
-          alive = false;        /* squeezed out: its path ends at row i */
+        if (full) {
+          /* the common step, both blockers (if any) in every row: per row
+           * one parent code and one table entry on the chain, selects
+           * only (a path that ends keeps x and writes kGone) */
+          /* the bounds of every row at once: lo = left + 1, hi = right - 1
+           * per half (no carry: left >= 0, right >= 1), or the frame's */
+          const unsigned all_w = (unsigned) (w - 1) * 0x10001u;
+#pragma unroll
+          for (int e = 0; e < U / 2; e++) {
+            wl[e] = l0 >= 0 ? wl[e] + 0x10001u : 0u;
+            wr[e] = r0 >= 0 ? wr[e] - 0x10001u : all_w;
+          }
+          /* ring rows i .. i - U + 1: slots (i - 1) & R down, no wrap */
+          const unsigned char *ring = (const unsigned char *) fs.ring[(i - 1) & R][lane];
+#pragma unroll
+          for (int q = 0; q < U; q++) {
+            const int row = i - q, e = U - 1 - q;
+            const int code = ring[-q * (int) sizeof (fs.ring[0]) + x - 16 * half_at (wc, e)];
+            if (q == 0)
+              fast_prefetch_pending<T, U, R> (a, fs, lane, pf, pend_to, pend_x, pend_step);
+            const int lo = half_at (wl, e), hi = half_at (wr, e);
+            const int st = fs.lut[fast_step_index (code, x, lo, hi)];
+            const bool ok = alive && st != kLutNone;
+            x = ok ? x + st : x;
+            top = ok ? row - 1 : top;
+            v[q] = ok ? x : kGone;
+            alive = ok;
+          }
         } else {
-          x = y;
-          top = i - 1;
-          *--pth = (int16_t) x;
-          fast_prefetch (a, fs, lane, i - kPfD, pfoff, x);
-          cp_async_commit ();
+          /* a blocker ends in these rows (or the lane's first, shorter
+           * step): row by row, moving l / r on past the ended paths */
+          fast_prefetch_pending<T, U, R> (a, fs, lane, pf, pend_to, pend_x, pend_step);
+#pragma unroll
+          for (int q = 0; q < U; q++) {
+            if (q < n && alive) {
+              const int row = i - q;    /* from row to row - 1 */
+              const int hr = (row - 1) & HM;
+              const int slot = (row - 1) & R;
+              const int code = ((const unsigned char *) fs.ring[slot][lane])[x - 16 * fs.c0s[lane][slot]];
+              int vl = l >= 0 ? fs.hist[l][hr] : 0;
+              int vr = r >= 0 ? fs.hist[r][hr] : 0;
+              while (l >= 0 && vl == kGone) {
+                l = gcv_seam_fast_next_blocker (fs.end, lane, l, -1);
+                vl = l >= 0 ? fs.hist[l][hr] : 0;
+              }
+              while (r >= 0 && vr == kGone) {
+                r = gcv_seam_fast_next_blocker (fs.end, lane, r, 1);
+                vr = r >= 0 ? fs.hist[r][hr] : 0;
+              }
+              const int lo = l >= 0 ? vl + 1 : 0, hi = r >= 0 ? vr - 1 : w - 1;
+              const int st = fs.lut[fast_step_index (code, x, lo, hi)];
+              if (st == kLutNone) {
+                alive = false;  /* squeezed out: its path ends at `row` */
+              } else {
+                x += st;
+                top = row - 1;
+                v[q] = x;
+              }
+            }
+          }
         }
-        next[lane] = y;
-      } else {
-        next[lane] = kGone;
+        /* next: the rows within R of the path's new row, around its column */
+        pend_to = i - n - R;
+        pend_x = x;
+        pend_step = n == U && pend_to >= 0;
       }
-      i--;
-      pfoff -= a.pitch;
-      walking = i > 0;
+      if (n == U) {
+        /* rows i - U .. i - 1 ascending: one vector into hist, one into the path */
+        unsigned wv[U / 2];
+#pragma unroll
+        for (int e = 0; e < U / 2; e++)
+          wv[e] = (unsigned) (uint16_t) v[U - 1 - 2 * e] | (unsigned) (uint16_t) v[U - 2 - 2 * e] << 16;
+        store_halves<U> (&fs.hist[lane][(i - U) & HM], wv);
+        store_halves<U> (pth + i - U, wv);
+      } else {
+#pragma unroll
+        for (int q = 0; q < U; q++)
+          if (q < n) {
+            fs.hist[lane][(i - 1 - q) & HM] = (int16_t) v[q];
+            pth[i - 1 - q] = (int16_t) v[q];
+          }
+      }
+      i -= n;
     }
     __syncwarp ();
   }
@@ -942,33 +1164,64 @@ fast_trace (const PassArgs & a, int w, FastSmem & fs)
   if (lane == 0) {
     a.st->nc = nc;
     a.st->limit = gcv_seam_fast_limit (m0, h);
+    if (a.profile > 1)
+      a.st->t_walk += global_ns () - t_begin;
   }
+}
+
+/* The trace variant a.trace picks (FastTrace; 0 = the first). */
+__device__ __forceinline__ void
+fast_trace_variant (const PassArgs & a, int w, unsigned char *smem)
+{
+  if (a.trace == 1)
+    fast_trace<4, 15> (a, w, *(FastTraceB::Smem *) smem);
+  else
+    fast_trace<4, 7> (a, w, *(FastTraceA::Smem *) smem);
 }
 
 /* COST: every whole path's cost (what eq. 2 adds along it: the energy
  * words' E, for forward energy B + CU plus, after a diagonal step, the
- * word's dl or dr), summed by all threads, one candidate after another. */
+ * word's dl or dr).  Warp g of the grid sums candidate g / runs over the
+ * rows of run g % runs (kCostRows rows a lane, 32 lanes a warp, loads all
+ * in flight together) and adds its sum to the candidate's with one
+ * atomic: every path at once, not one after another. */
+constexpr int kCostRows = 4;
+
 template <bool FWD> __device__ __forceinline__ void
 fast_costs (const PassArgs & a, int cur)
 {
   const int nc = __ldcg (&a.st->nc), h = a.h, lane = threadIdx.x & 31;
+  const int runs = (h + 32 * kCostRows - 1) / (32 * kCostRows);
   const int *E = a.en[cur];
-  for (int k = 0; k < nc; k++) {
+  for (int g = blockIdx.x * kWarps + (threadIdx.x >> 5); g < nc * runs; g += gridDim.x * kWarps) {
+    const int k = g / runs, i0 = (g - k * runs) * 32 * kCostRows + lane;
     if (__ldcg (a.ftop + k) != 0)
-      continue;
+      continue;                 /* warp-uniform */
     const int16_t *p = a.path + (size_t) k * a.path_pitch;
+    int c[kCostRows], cu[kCostRows], wd[kCostRows];
+#pragma unroll
+    for (int u = 0; u < kCostRows; u++) {
+      const int i = i0 + 32 * u;
+      c[u] = i < h ? __ldcg (p + i) : 0;
+      cu[u] = FWD && i > 0 && i < h ? __ldcg (p + i - 1) : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < kCostRows; u++) {
+      const int i = i0 + 32 * u;
+      wd[u] = i < h ? __ldcg (E + (size_t) i * a.pitch + c[u]) : 0;
+    }
     long long sum = 0;
-    for (int i = blockIdx.x * kThreads + threadIdx.x; i < h; i += gridDim.x * kThreads) {
-      const int c = __ldcg (p + i);
-      const int wd = __ldcg (E + (size_t) i * a.pitch + c);
+#pragma unroll
+    for (int u = 0; u < kCostRows; u++) {
+      const int i = i0 + 32 * u;
       if (FWD) {
-        sum += (short) (wd & 0xffff);
-        if (i > 0) {
-          const int d = __ldcg (p + i - 1) - c;
-          sum += d < 0 ? (wd >> 16 & 0xff) : d > 0 ? (int) ((unsigned) wd >> 24) : 0;
+        sum += (short) (wd[u] & 0xffff);
+        if (i > 0 && i < h) {
+          const int d = cu[u] - c[u];
+          sum += d < 0 ? (wd[u] >> 16 & 0xff) : d > 0 ? (int) ((unsigned) wd[u] >> 24) : 0;
         }
       } else {
-        sum += wd;
+        sum += wd[u];
       }
     }
 #pragma unroll
@@ -1289,7 +1542,7 @@ carve_rows (const PassArgs & a, int w, int nf, int cur, unsigned char *smem, con
 template <bool FWD, bool FAST> __global__ void __launch_bounds__ (kThreads, 1)
 k_passes (PassArgs a)
 {
-  __shared__ __align__ (16) unsigned char smem[kPassSmem];
+  __shared__ __align__ (16) unsigned char smem[FAST ? kPassSmemFast : kPassSmemExact];
   __shared__ int sl[kFastTries + 1];
   const int warp = threadIdx.x >> 5;
   const int band = warp * gridDim.x + blockIdx.x;
@@ -1321,10 +1574,18 @@ k_passes (PassArgs a)
     if (FAST) {
       rank_candidates (a, w, (unsigned long long *) smem);
       grid_sync (a.st);
+      if (timer && a.profile > 1)
+        a.st->t_rank += global_ns () - t_prev;
       if (blockIdx.x == 0 && warp == 0)
-        fast_trace (a, w, *(FastSmem *) smem);
+        fast_trace_variant (a, w, smem);
       grid_sync (a.st);
+      const unsigned long long t_costs = timer && a.profile > 1 ? global_ns () : 0;
       fast_costs<FWD> (a, cur);
+      if (a.profile > 1) {
+        grid_sync (a.st);
+        if (timer)
+          a.st->t_costs += global_ns () - t_costs;
+      }
     } else {
       trace_seam (a, w, cur, smem);
     }
@@ -1393,8 +1654,8 @@ k_rank (PassArgs a)
 __global__ void __launch_bounds__ (32)
 k_fast_trace (PassArgs a)
 {
-  __shared__ __align__ (16) FastSmem fs;
-  fast_trace (a, a.st->w, fs);
+  __shared__ __align__ (16) unsigned char fs[kFastSmem];
+  fast_trace_variant (a, a.st->w, fs);
 }
 
 template <bool FWD> __global__ void __launch_bounds__ (kThreads)
@@ -1713,9 +1974,11 @@ struct _GcvSeamCuda {
   /* sizes */
   size_t cap;                   /* elements of a working array */
   int rows_max, pitch_max, bands_max;
+  int path_pitch;               /* rows_max rounded up to 8 */
   size_t et_elems, plane_bytes;
   /* device */
   int sms, coop;
+  int trace;                    /* fast mode's trace variant (PassArgs.trace) */
   uint8_t *luma;
   int16_t *src[2];
   int *en[2];
@@ -1861,6 +2124,7 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
   ctx->cap = cap;
   ctx->et_elems = et;
   ctx->rows_max = rows_max;
+  ctx->path_pitch = (rows_max + 7) & ~7;
   ctx->pitch_max = pitch_max;
   ctx->bands_max = (pitch_max + kB - 1) / kB + 1;
   ctx->plane_bytes = round_up (cap * g->channels, 256);
@@ -1890,7 +2154,7 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
       { (void **) &ctx->fend, (size_t) kFastTries * 4, "candidates" },
       { (void **) &ctx->ftop, (size_t) kFastTries * 4, "candidates" },
       { (void **) &ctx->fcost, (size_t) kFastTries * 8, "candidate costs" },
-      { (void **) &ctx->path, (size_t) kFastTries * rows_max * 2, "seam paths" },
+      { (void **) &ctx->path, (size_t) kFastTries * ctx->path_pitch * 2, "seam paths" },
     };
     for (auto &x : a)
       if ((st = dev_alloc (x.p, x.bytes, err, x.what)) != GCV_OK)
@@ -1942,6 +2206,15 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
   }
   const char *force = getenv ("GCV_SEAM_CUDA_FALLBACK");
   ctx->coop = coop && occ >= 1 && ctx->bands_max <= ctx->sms * kWarps && !(force && atoi (force) > 0);
+  /* GCV_SEAM_TRACE=U,R: the fast trace's variant (FastTrace), for tuning */
+  static const int variants[][2] = { {4, 7}, {4, 15} };
+  const char *trace = getenv ("GCV_SEAM_TRACE");
+  int tu = 0, tr = 0;
+  ctx->trace = 0;
+  if (trace && sscanf (trace, "%d,%d", &tu, &tr) == 2)
+    for (int k = 0; k < 2; k++)
+      if (variants[k][0] == tu && variants[k][1] == tr)
+        ctx->trace = k;
   GCV_CUDA_TRY (cudaDeviceSynchronize (), err, "seamcarve: cudaDeviceSynchronize");
   return GCV_OK;
 }
@@ -2064,7 +2337,8 @@ run_step (GcvSeamCuda * ctx, const GcvSeamParams * params, const Stage & S, cons
   a.ftop = ctx->ftop;
   a.fcost = ctx->fcost;
   a.path = ctx->path;
-  a.path_pitch = ctx->rows_max;
+  a.path_pitch = ctx->path_pitch;
+  a.trace = ctx->trace;
   a.st = ctx->st;
   a.profile = ctx->profiling ? (getenv ("GCV_SEAM_CUDA_DEBUG") ? 2 : 1) : 0;
 
@@ -2428,8 +2702,11 @@ gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params, const Gc
     ctx->prof.seams = h->seams;
     if (getenv ("GCV_SEAM_CUDA_DEBUG"))
       fprintf (stderr, "seamcarve: a middle band of the seam map waited %llu of its %llu cycles; "
-          "a grid barrier alone: %llu ns\n", (unsigned long long) h->cyc_wait, (unsigned long long) h->cyc_band,
-          (unsigned long long) h->t_sync);
+          "a grid barrier alone: %llu ns; the fast trace warp: %llu ns in %d passes (variant %d), "
+          "%llu ns of it choosing the candidates; ranking %llu ns, path costs %llu ns\n",
+          (unsigned long long) h->cyc_wait, (unsigned long long) h->cyc_band, (unsigned long long) h->t_sync,
+          (unsigned long long) h->t_walk, h->passes, ctx->trace, (unsigned long long) h->t_cand,
+          (unsigned long long) h->t_rank, (unsigned long long) h->t_costs);
   }
   ctx->frame = cur;
   ctx->have_prev = 1;
