@@ -629,7 +629,7 @@ struct DeviceAxis
   float *weight = nullptr;
   int capacity = 0;             /* taps * n_out entries */
   int taps = 0;
-  /* fir_tile's rows of tiles (vertical axis of a fused context only):
+  /* fir_tile's rows of tiles (vertical axis, contexts that run fir_tile):
    * per kFirTileRows outputs, the first input row they read and how many
    * from there; range_max the most of any */
   int2 *range = nullptr;
@@ -695,7 +695,7 @@ choose_path (GcvScaleCuda * ctx, GcvError * err)
 }
 
 /* tiles: also room for fir_tile's row ranges (the vertical axis of a
- * fused context) */
+ * context that runs fir_tile: not of one that fuses the prefilter only) */
 static GcvStatus
 axis_alloc (DeviceAxis * axis, int n_in, int n_out, bool tiles, GcvError * err)
 {
@@ -810,7 +810,7 @@ scale_cuda_alloc (GcvScaleCuda * ctx, GcvError * err)
       err, "bsplinescale: cudaMemset2D (horizontal pass)");
   GcvStatus st = axis_alloc (&ctx->x_axis, g->in_width, g->out_width, false, err);
   if (st == GCV_OK)
-    st = axis_alloc (&ctx->y_axis, g->in_height, g->out_height, ctx->fused, err);
+    st = axis_alloc (&ctx->y_axis, g->in_height, g->out_height, ctx->fir_fused, err);
   return st;
 }
 
