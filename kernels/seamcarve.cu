@@ -150,6 +150,7 @@ constexpr int kParPad = 64;                     /* bytes after the parents: a pr
  * with U), 2 rows too (the step's fixed part). */
 constexpr int kGone = -1;
 template <int U, int R> struct FastTrace {
+  static constexpr int kRows = U, kReach = R;   /* GCV_SEAM_TRACE=kRows,kReach */
   static constexpr int kRing = R + 1;
   static constexpr int kChunks = (2 * R + 1 + 15 + 15) / 16;
   static constexpr int kHist = 32 * U;
@@ -222,7 +223,9 @@ fast_step_index (int code, int x, int lo, int hi)
   const int A = min (max (lo - x, -1), 2), B = min (max (hi - x, -2), 1);
   return code << 4 | (A + 1) << 2 | (B + 2);
 }
-/* the variants built, GCV_SEAM_TRACE's values; the first is the default */
+
+/* the variants built (PassArgs.trace 0 and 1), GCV_SEAM_TRACE's values;
+ * the first is the default */
 using FastTraceA = FastTrace<4, 7>;
 using FastTraceB = FastTrace<4, 15>;
 
@@ -1174,9 +1177,9 @@ __device__ __forceinline__ void
 fast_trace_variant (const PassArgs & a, int w, unsigned char *smem)
 {
   if (a.trace == 1)
-    fast_trace<4, 15> (a, w, *(FastTraceB::Smem *) smem);
+    fast_trace<FastTraceB::kRows, FastTraceB::kReach> (a, w, *(FastTraceB::Smem *) smem);
   else
-    fast_trace<4, 7> (a, w, *(FastTraceA::Smem *) smem);
+    fast_trace<FastTraceA::kRows, FastTraceA::kReach> (a, w, *(FastTraceA::Smem *) smem);
 }
 
 /* COST: every whole path's cost (what eq. 2 adds along it: the energy
@@ -2207,12 +2210,13 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
   const char *force = getenv ("GCV_SEAM_CUDA_FALLBACK");
   ctx->coop = coop && occ >= 1 && ctx->bands_max <= ctx->sms * kWarps && !(force && atoi (force) > 0);
   /* GCV_SEAM_TRACE=U,R: the fast trace's variant (FastTrace), for tuning */
-  static const int variants[][2] = { {4, 7}, {4, 15} };
+  static const int variants[][2] = { {FastTraceA::kRows, FastTraceA::kReach},
+    {FastTraceB::kRows, FastTraceB::kReach} };
   const char *trace = getenv ("GCV_SEAM_TRACE");
   int tu = 0, tr = 0;
   ctx->trace = 0;
   if (trace && sscanf (trace, "%d,%d", &tu, &tr) == 2)
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < (int) (sizeof (variants) / sizeof (variants[0])); k++)
       if (variants[k][0] == tu && variants[k][1] == tr)
         ctx->trace = k;
   GCV_CUDA_TRY (cudaDeviceSynchronize (), err, "seamcarve: cudaDeviceSynchronize");
