@@ -437,12 +437,22 @@ fir_vertical (const float *__restrict__ in, size_t in_pitch, T * __restrict__ ou
  * without a second launch.  Thread (t, lane): column e0 + t; rows lane,
  * lane + kFirLanes, ... of each pass, kFirBatch (horizontal) or all
  * kFirTileRows / kFirLanes (vertical) of them summed side by side so that
- * their loads are in flight together.  The tables of the vertical pass
- * are uniform loads (a warp shares the output row).  Shared memory:
- * kFirTileMaxRows x kFirTileFloats floats (24 KB). */
+ * their loads are in flight together.
+ * The tables do not depend on the kernel before (prefilter_tile), so they
+ * are read before grid_dependency_wait(), while it finishes: the vertical
+ * pass's tile rows into shared memory, the first kFirPreTaps taps of the
+ * horizontal pass into registers (the rest, for long antialias filters,
+ * after the wait as before).  With programmatic dependent launch that
+ * takes two table round trips off the chain after the wait (H100,
+ * 256x256 -> 512x512 GRAY8 B-spline, launched one by one: 11.0 -> 10.4 us;
+ * docs/performance.md).  Shared memory:
+ * kFirTileMaxRows x kFirTileFloats floats (24 KB) and the vertical tables
+ * (6 KB). */
 constexpr int kFirTileFloats = 128;
 constexpr int kFirTileRows = 16;
 constexpr int kFirTileMaxRows = 48;
+constexpr int kFirTileMaxTaps = 48;     /* vertical taps (else the separate kernels) */
+constexpr int kFirPreTaps = 4;          /* horizontal taps read before the wait */
 constexpr int kFirThreads = 256;
 constexpr int kFirLanes = kFirThreads / kFirTileFloats;
 constexpr int kFirBatch = 6;
@@ -462,17 +472,37 @@ fir_tile (const S * __restrict__ in, size_t in_pitch, T * __restrict__ out, size
     FirTables tab, int out_floats, int out_height, int channels)
 {
   __shared__ float horiz[kFirTileMaxRows * kFirTileFloats];
+  /* the tile's vertical taps: output row oy0 + r, tap k at r * y_taps + k
+   * (weight, and the input row relative to range.x) */
+  __shared__ float y_weight[kFirTileRows * kFirTileMaxTaps];
+  __shared__ int y_row[kFirTileRows * kFirTileMaxTaps];
   const int t = threadIdx.x % kFirTileFloats, lane = threadIdx.x / kFirTileFloats;
   const int e = blockIdx.x * kFirTileFloats + t;
   const int oy0 = blockIdx.y * kFirTileRows;
   const int2 range = __ldg (tab.y_range + blockIdx.y);
-  const bool live = e < out_floats;     /* no return: the barrier below */
+  const bool live = e < out_floats;     /* no return: the barriers below */
+  const int ox = live ? e / channels : 0, c = e - ox * channels;
+  const int32_t *idx = tab.x_index + (size_t) ox * tab.x_taps;
+  const float *w = tab.x_weight + (size_t) ox * tab.x_taps;
+
+  /* the tables, before the wait (rows past the frame take its last row's
+   * taps, as they repeat it) */
+  for (int i = threadIdx.x; i < kFirTileRows * tab.y_taps; i += kFirThreads) {
+    const int r = i / tab.y_taps, k = i - r * tab.y_taps;
+    const size_t o = (size_t) min (oy0 + r, out_height - 1) * tab.y_taps + k;
+    y_weight[i] = __ldg (tab.y_weight + o);
+    y_row[i] = __ldg (tab.y_index + o) - range.x;
+  }
+  float pre_w[kFirPreTaps];
+  size_t pre_o[kFirPreTaps];
+#pragma unroll
+  for (int k = 0; k < kFirPreTaps; k++) {
+    pre_w[k] = k < tab.x_taps ? __ldg (w + k) : 0.0f;
+    pre_o[k] = k < tab.x_taps ? (size_t) __ldg (idx + k) * channels : 0;
+  }
 
   grid_dependency_wait ();
   if (live) {
-    const int ox = e / channels, c = e - ox * channels;
-    const int32_t *idx = tab.x_index + (size_t) ox * tab.x_taps;
-    const float *w = tab.x_weight + (size_t) ox * tab.x_taps;
     for (int r0 = lane; r0 < range.y; r0 += kFirLanes * kFirBatch) {
       const S *src[kFirBatch];
       float acc[kFirBatch];
@@ -483,7 +513,13 @@ fir_tile (const S * __restrict__ in, size_t in_pitch, T * __restrict__ out, size
         src[q] = (const S *) ((const char *) in + in_pitch * (range.x + r)) + c;
         acc[q] = 0.0f;
       }
-      for (int k = 0; k < tab.x_taps; k++) {
+#pragma unroll
+      for (int k = 0; k < kFirPreTaps; k++)
+        if (k < tab.x_taps)
+#pragma unroll
+          for (int q = 0; q < kFirBatch; q++)
+            acc[q] = __fadd_rn (acc[q], __fmul_rn (pre_w[k], load_sample (src[q] + pre_o[k])));
+      for (int k = kFirPreTaps; k < tab.x_taps; k++) {
         const float wt = __ldg (w + k);
         const size_t o = (size_t) __ldg (idx + k) * channels;
 #pragma unroll
@@ -508,10 +544,8 @@ fir_tile (const S * __restrict__ in, size_t in_pitch, T * __restrict__ out, size
 #pragma unroll
     for (int q = 0; q < kRows; q++) {
       /* rows past the frame repeat its last one and are not stored */
-      const size_t oy = (size_t) min (oy0 + lane + q * kFirLanes, out_height - 1) * tab.y_taps + k;
-      const float wt = __ldg (tab.y_weight + oy);
-      acc[q] = __fadd_rn (acc[q], __fmul_rn (wt,
-              horiz[(__ldg (tab.y_index + oy) - range.x) * kFirTileFloats + t]));
+      const int i = (lane + q * kFirLanes) * tab.y_taps + k;
+      acc[q] = __fadd_rn (acc[q], __fmul_rn (y_weight[i], horiz[y_row[i] * kFirTileFloats + t]));
     }
   }
 #pragma unroll
@@ -579,6 +613,14 @@ template <typename T> struct LaunchPrefilterTile {
   }
 };
 
+/* prefilter_tile<T>'s address, to find its node in a captured graph */
+template <typename T> struct PrefilterTileFunc {
+  static cudaError_t run (const void **func) {
+    *func = (const void *) prefilter_tile<T>;
+    return cudaSuccess;
+  }
+};
+
 /* pdl: launched with programmatic stream serialisation, so that it starts
  * while prefilter_tile, the kernel before it on the stream, runs. */
 template <typename S, typename T> static cudaError_t
@@ -637,6 +679,43 @@ struct DeviceAxis
   int range_max = 0;
 };
 
+/* A small B-spline frame's two launches (prefilter_tile, then fir_tile
+ * with its programmatic dependency) as one CUDA graph, captured at the
+ * context's first such frame on a private stream (the caller's may be the
+ * legacy stream, which cannot be captured).  Each frame sets both nodes'
+ * arguments (the planes change from frame to frame, the taps with the
+ * method) and launches the graph on the caller's stream: one submission
+ * instead of two (H100, 256x256 -> 512x512 GRAY8: 10.4 -> 10.0 us,
+ * docs/performance.md).
+ * args point at the values below, which cudaGraphExecKernelNodeSetParams
+ * copies. */
+struct SmallFrameGraph
+{
+  cudaStream_t capture = nullptr;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphNode_t prefilter = nullptr, fir = nullptr;
+  cudaKernelNodeParams prefilter_node = {}, fir_node = {};
+  struct {
+    const void *in;
+    size_t in_pitch;
+    float *out;
+    size_t out_pitch;
+    int width, height, channels;
+    void *args[7];
+  } pa = {};
+  struct {
+    const void *in;
+    size_t in_pitch;
+    void *out;
+    size_t out_pitch;
+    FirTables tab;
+    int out_floats, out_height, channels;
+    void *args[8];
+  } fa = {};
+  bool failed = false;          /* capture or instantiation failed: launch plainly */
+};
+
 struct _GcvScaleCuda
 {
   GcvScaleGeometry geom;
@@ -648,6 +727,8 @@ struct _GcvScaleCuda
   bool fused = false;           /* prefilter_tile (one launch for both prefilters) */
   bool fir_fused = false;       /* fir_tile, where the rows fit (one launch for both FIR passes) */
   bool pdl = false;             /* fir_tile starts during prefilter_tile (sm_90) */
+  bool use_graph = false;       /* small B-spline frames through SmallFrameGraph */
+  SmallFrameGraph sg;
 };
 
 /* Which kernels a context runs.  Frames of up to kSmallPixels input pixels
@@ -659,7 +740,8 @@ struct _GcvScaleCuda
  * sm_90).  Larger frames keep the separate kernels, which do no work
  * twice.  Both paths give the same bits.  For benchmarks and tests,
  * GCV_BSPLINE_CUDA_PATH=separate or =fused forces a path for every size and
- * GCV_BSPLINE_CUDA_PDL=0 launches fir_tile plainly. */
+ * GCV_BSPLINE_CUDA_PDL=0 launches fir_tile plainly, GCV_BSPLINE_CUDA_GRAPH=0
+ * the two small-frame kernels without SmallFrameGraph. */
 constexpr long long kSmallPixels = 512 * 512;
 /* fir_tile only up to this many output samples (width x height x
  * channels): it reads the horizontal pass's rows again for every tile of
@@ -674,6 +756,7 @@ choose_path (GcvScaleCuda * ctx, GcvError * err)
 {
   const char *path = getenv ("GCV_BSPLINE_CUDA_PATH");
   const char *pdl = getenv ("GCV_BSPLINE_CUDA_PDL");
+  const char *graph = getenv ("GCV_BSPLINE_CUDA_GRAPH");
   int dev = 0, major = 0;
 
   if (path == NULL || path[0] == '\0' || strcmp (path, "auto") == 0) {
@@ -691,6 +774,7 @@ choose_path (GcvScaleCuda * ctx, GcvError * err)
   GCV_CUDA_TRY (cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, dev), err,
       "bsplinescale: cudaDeviceGetAttribute (compute capability)");
   ctx->pdl = ctx->fir_fused && major >= 9 && !(pdl != NULL && strcmp (pdl, "0") == 0);
+  ctx->use_graph = ctx->fused && ctx->fir_fused && !(graph != NULL && strcmp (graph, "0") == 0);
   return GCV_OK;
 }
 
@@ -773,6 +857,127 @@ axis_upload (DeviceAxis * axis, const GcvScaleParams * params, int n_in, int n_o
   return st;
 }
 
+static void
+small_graph_clear (SmallFrameGraph * sg)
+{
+  if (sg->exec)
+    cudaGraphExecDestroy (sg->exec);
+  if (sg->graph)
+    cudaGraphDestroy (sg->graph);
+  sg->exec = nullptr;
+  sg->graph = nullptr;
+}
+
+/* Captures the two launches of `tab`'s small frame into ctx->sg (false:
+ * it could not; the caller launches plainly from then on). */
+static bool
+small_graph_build (GcvScaleCuda * ctx, const FirTables & tab, int out_floats)
+{
+  SmallFrameGraph *sg = &ctx->sg;
+  const GcvScaleGeometry *g = &ctx->geom;
+  const void *prefilter_func = nullptr;
+  cudaGraphNode_t nodes[2];
+  size_t n_nodes = 2;
+
+  if (sg->capture == nullptr && cudaStreamCreateWithFlags (&sg->capture, cudaStreamNonBlocking) != cudaSuccess)
+    return false;
+  if (cudaStreamBeginCapture (sg->capture, cudaStreamCaptureModeThreadLocal) != cudaSuccess)
+    return false;
+  /* the planes of the capture are placeholders: every launch sets them */
+  cudaError_t e1 = by_type<LaunchPrefilterTile> (g->type, sg->capture, (const void *) ctx->coef,
+      ctx->coef_pitch, ctx->coef, ctx->coef_pitch, g->in_width, g->in_height, g->channels);
+  cudaError_t e2 = by_type<LaunchFirTile> (g->type, sg->capture, true, ctx->pdl, (const void *) ctx->coef,
+      ctx->coef_pitch, (void *) ctx->horiz, ctx->horiz_pitch, tab, out_floats, g->out_height, g->channels);
+  cudaError_t e3 = cudaStreamEndCapture (sg->capture, &sg->graph);
+  if (e1 != cudaSuccess || e2 != cudaSuccess || e3 != cudaSuccess
+      || cudaGraphInstantiate (&sg->exec, sg->graph, 0) != cudaSuccess
+      || cudaGraphGetNodes (sg->graph, nodes, &n_nodes) != cudaSuccess || n_nodes != 2
+      || by_type<PrefilterTileFunc> (g->type, &prefilter_func) != cudaSuccess) {
+    cudaGetLastError ();        /* a failed launch inside the capture is not sticky */
+    small_graph_clear (sg);
+    return false;
+  }
+  for (int k = 0; k < 2; k++) {
+    cudaKernelNodeParams p;
+    if (cudaGraphKernelNodeGetParams (nodes[k], &p) != cudaSuccess) {
+      small_graph_clear (sg);
+      return false;
+    }
+    p.kernelParams = nullptr;
+    p.extra = nullptr;
+    if (p.func == prefilter_func) {
+      sg->prefilter = nodes[k];
+      sg->prefilter_node = p;
+    } else {
+      sg->fir = nodes[k];
+      sg->fir_node = p;
+    }
+  }
+  if (sg->prefilter == nullptr || sg->fir == nullptr) {
+    small_graph_clear (sg);
+    return false;
+  }
+  void **pa = sg->pa.args, **fa = sg->fa.args;
+  pa[0] = &sg->pa.in;
+  pa[1] = &sg->pa.in_pitch;
+  pa[2] = &sg->pa.out;
+  pa[3] = &sg->pa.out_pitch;
+  pa[4] = &sg->pa.width;
+  pa[5] = &sg->pa.height;
+  pa[6] = &sg->pa.channels;
+  fa[0] = &sg->fa.in;
+  fa[1] = &sg->fa.in_pitch;
+  fa[2] = &sg->fa.out;
+  fa[3] = &sg->fa.out_pitch;
+  fa[4] = &sg->fa.tab;
+  fa[5] = &sg->fa.out_floats;
+  fa[6] = &sg->fa.out_height;
+  fa[7] = &sg->fa.channels;
+  sg->prefilter_node.kernelParams = pa;
+  sg->fir_node.kernelParams = fa;
+  return true;
+}
+
+/* A small B-spline frame through ctx->sg: *launched false when the graph
+ * cannot be had (the caller launches plainly). */
+static GcvStatus
+small_graph_launch (GcvScaleCuda * ctx, const GcvPlane * in, GcvPlane * out, const FirTables & tab,
+    int out_floats, cudaStream_t stream, bool *launched, GcvError * err)
+{
+  SmallFrameGraph *sg = &ctx->sg;
+  const GcvScaleGeometry *g = &ctx->geom;
+
+  *launched = false;
+  if (sg->failed)
+    return GCV_OK;
+  if (sg->exec == nullptr && !small_graph_build (ctx, tab, out_floats)) {
+    sg->failed = true;
+    return GCV_OK;
+  }
+  sg->pa.in = in->data;
+  sg->pa.in_pitch = in->stride;
+  sg->pa.out = ctx->coef;
+  sg->pa.out_pitch = ctx->coef_pitch;
+  sg->pa.width = g->in_width;
+  sg->pa.height = g->in_height;
+  sg->pa.channels = g->channels;
+  sg->fa.in = ctx->coef;
+  sg->fa.in_pitch = ctx->coef_pitch;
+  sg->fa.out = out->data;
+  sg->fa.out_pitch = out->stride;
+  sg->fa.tab = tab;
+  sg->fa.out_floats = out_floats;
+  sg->fa.out_height = g->out_height;
+  sg->fa.channels = g->channels;
+  GCV_CUDA_TRY (cudaGraphExecKernelNodeSetParams (sg->exec, sg->prefilter, &sg->prefilter_node), err,
+      "bsplinescale: graph (prefilter arguments)");
+  GCV_CUDA_TRY (cudaGraphExecKernelNodeSetParams (sg->exec, sg->fir, &sg->fir_node), err,
+      "bsplinescale: graph (FIR arguments)");
+  GCV_CUDA_TRY (cudaGraphLaunch (sg->exec, stream), err, "bsplinescale: graph launch");
+  *launched = true;
+  return GCV_OK;
+}
+
 extern "C" void
 gcv_scale_cuda_free (GcvScaleCuda * ctx)
 {
@@ -786,6 +991,9 @@ gcv_scale_cuda_free (GcvScaleCuda * ctx)
   cudaFree (ctx->coef_v);
   cudaFree (ctx->coef);
   cudaFree (ctx->horiz);
+  small_graph_clear (&ctx->sg);
+  if (ctx->sg.capture)
+    cudaStreamDestroy (ctx->sg.capture);
   delete ctx;
 }
 
@@ -862,6 +1070,19 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
   GcvSampleType fir_src_type = g->type;
 
   const bool bspline = params->method == GCV_SCALE_BSPLINE;
+  /* fir_tile when every tile's rows and taps fit its shared memory
+   * (always when enlarging; a vertical shrink by more than about 2.5
+   * falls back) */
+  const bool fir_tile = ctx->fir_fused && ctx->y_axis.range_max <= kFirTileMaxRows
+      && ctx->y_axis.taps <= kFirTileMaxTaps;
+  const FirTables tab = { ctx->x_axis.index, ctx->x_axis.weight, ctx->y_axis.index, ctx->y_axis.weight,
+    ctx->y_axis.range, ctx->x_axis.taps, ctx->y_axis.taps };
+  if (bspline && fir_tile && ctx->use_graph) {
+    bool launched = false;
+    GcvStatus st = small_graph_launch (ctx, in, out, tab, out_floats, stream, &launched, err);
+    if (st != GCV_OK || launched)
+      return st;
+  }
   if (bspline && ctx->fused) {
     GCV_CUDA_TRY (by_type<LaunchPrefilterTile> (g->type, stream, (const void *) in->data, in->stride,
             ctx->coef, ctx->coef_pitch, g->in_width, g->in_height, C), err,
@@ -895,11 +1116,7 @@ gcv_scale_cuda_process (GcvScaleCuda * ctx, const GcvScaleParams * params, const
     fir_src_pitch = ctx->coef_pitch;
     fir_src_type = GCV_SAMPLE_F32;
   }
-  /* fir_tile when every tile's rows fit its shared memory (always when
-   * enlarging; a vertical shrink by more than about 2.5 falls back) */
-  if (ctx->fir_fused && ctx->y_axis.range_max <= kFirTileMaxRows) {
-    FirTables tab = { ctx->x_axis.index, ctx->x_axis.weight, ctx->y_axis.index, ctx->y_axis.weight,
-      ctx->y_axis.range, ctx->x_axis.taps, ctx->y_axis.taps };
+  if (fir_tile) {
     GCV_CUDA_TRY (by_type<LaunchFirTile> (g->type, stream, bspline, bspline && ctx->pdl, fir_src,
             fir_src_pitch, out->data, out->stride, tab, out_floats, g->out_height, C), err,
         "bsplinescale: FIR launch");

@@ -22,7 +22,9 @@
  *  - the sizes and the parameter changes again with each kernel path
  *    forced (GCV_BSPLINE_CUDA_PATH=separate, =fused: the four kernels per
  *    plane and the small-frame prefilter_tile + fir_tile, whichever the
- *    size would choose), so both are held to the CPU at every size;
+ *    size would choose), so both are held to the CPU at every size; the
+ *    small-frame kernels run as a CUDA graph by default and are run once
+ *    more launched one by one (GCV_BSPLINE_CUDA_GRAPH=0);
  *  - argument checks of _new and _process, and of GCV_BSPLINE_CUDA_PATH.
  * GCV_TEST_QUICK=1 (for compute-sanitizer): the small sizes and 256x256 ->
  * 512x512 only (all of them fused sizes), still every method, type and
@@ -476,13 +478,16 @@ main (void)
   test_sizes (quick, 0);
   /* quick: every size of the quick run is a fused one already; the
    * separate kernels once per method, antialias and type */
-  for (int i = 0; i < (quick ? 1 : 2); i++) {
+  for (int i = 0; i < (quick ? 1 : 3); i++) {
     const char *path = i == 0 ? "separate" : "fused";
-    printf ("GCV_BSPLINE_CUDA_PATH=%s:\n", path);
+    printf ("GCV_BSPLINE_CUDA_PATH=%s%s:\n", path, i == 2 ? ", GCV_BSPLINE_CUDA_GRAPH=0" : "");
     setenv ("GCV_BSPLINE_CUDA_PATH", path, 1);
+    if (i == 2)
+      setenv ("GCV_BSPLINE_CUDA_GRAPH", "0", 1);
     test_param_changes ();
     test_sizes (quick, quick);
     unsetenv ("GCV_BSPLINE_CUDA_PATH");
+    unsetenv ("GCV_BSPLINE_CUDA_GRAPH");
   }
 
   photos_free ();
