@@ -933,6 +933,17 @@ small_graph_build (GcvScaleCuda * ctx, const FirTables & tab, int out_floats)
   fa[5] = &sg->fa.out_floats;
   fa[6] = &sg->fa.out_height;
   fa[7] = &sg->fa.channels;
+  /* what stays for the context's life; small_graph_launch sets the rest */
+  sg->pa.out = ctx->coef;
+  sg->pa.out_pitch = ctx->coef_pitch;
+  sg->pa.width = g->in_width;
+  sg->pa.height = g->in_height;
+  sg->pa.channels = g->channels;
+  sg->fa.in = ctx->coef;
+  sg->fa.in_pitch = ctx->coef_pitch;
+  sg->fa.out_floats = out_floats;
+  sg->fa.out_height = g->out_height;
+  sg->fa.channels = g->channels;
   sg->prefilter_node.kernelParams = pa;
   sg->fir_node.kernelParams = fa;
   return true;
@@ -945,7 +956,6 @@ small_graph_launch (GcvScaleCuda * ctx, const GcvPlane * in, GcvPlane * out, con
     int out_floats, cudaStream_t stream, bool *launched, GcvError * err)
 {
   SmallFrameGraph *sg = &ctx->sg;
-  const GcvScaleGeometry *g = &ctx->geom;
 
   *launched = false;
   if (sg->failed)
@@ -954,21 +964,12 @@ small_graph_launch (GcvScaleCuda * ctx, const GcvPlane * in, GcvPlane * out, con
     sg->failed = true;
     return GCV_OK;
   }
+  /* the frame's planes, and the taps (they change with the method) */
   sg->pa.in = in->data;
   sg->pa.in_pitch = in->stride;
-  sg->pa.out = ctx->coef;
-  sg->pa.out_pitch = ctx->coef_pitch;
-  sg->pa.width = g->in_width;
-  sg->pa.height = g->in_height;
-  sg->pa.channels = g->channels;
-  sg->fa.in = ctx->coef;
-  sg->fa.in_pitch = ctx->coef_pitch;
   sg->fa.out = out->data;
   sg->fa.out_pitch = out->stride;
   sg->fa.tab = tab;
-  sg->fa.out_floats = out_floats;
-  sg->fa.out_height = g->out_height;
-  sg->fa.channels = g->channels;
   GCV_CUDA_TRY (cudaGraphExecKernelNodeSetParams (sg->exec, sg->prefilter, &sg->prefilter_node), err,
       "bsplinescale: graph (prefilter arguments)");
   GCV_CUDA_TRY (cudaGraphExecKernelNodeSetParams (sg->exec, sg->fir, &sg->fir_node), err,
