@@ -19,7 +19,7 @@
  *   src[2] s16 (step-input column), en[2] s32 (energy word)   ping-pong: a
  *                   pass reads one and writes the carved image into the other
  *   par s8          parent d in -1 .. 1 of every pixel of the current pass
- *                   (fast mode: its parent order, gcv_seam_parent_code)
+ *                   (fast mode: its parent order as order_bits' three bits)
  *   et s16          per phase of the seam map and column, the column at the
  *                   previous phase boundary its path comes from ("entry")
  *   bnd_m/bnd_rt    M and root of each phase's last row as tagged 64-bit
@@ -76,6 +76,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -149,6 +150,7 @@ constexpr int kParPad = 64;                     /* bytes after the parents: a pr
  * slower; 8 rows a step was slower again (the 31-step pipeline fill grows
  * with U), 2 rows too (the step's fixed part). */
 constexpr int kGone = -1;
+constexpr int kLutSize = 128;                  /* fast_step_index's table: 3 order bits x 16 bounds */
 template <int U, int R> struct FastTrace {
   static constexpr int kRows = U, kReach = R;   /* GCV_SEAM_TRACE=kRows,kReach */
   static constexpr int kRing = R + 1;
@@ -168,7 +170,7 @@ template <int U, int R> struct FastTrace {
     int16_t c0s[kFastTries][kRing + U];         /* chunk0 of each ring row */
     int16_t hist[kFastTries][kHist + U];
     int end[kFastTries];
-    int8_t lut[256];            /* fast_step_index's table */
+    int8_t lut[kLutSize];       /* fast_step_index's table */
   };
 };
 
@@ -209,19 +211,67 @@ half_at (const unsigned *wd, int e)
   return (int) (short) (e & 1 ? wd[e >> 1] >> 16 : wd[e >> 1] & 0xffffu);
 }
 
-/* The step of a path from column x, its parent code `code` and its bounds
- * lo .. hi (the first d of the parent order with lo <= x + d <= hi):
- * lut[code << 4 | (A + 1) << 2 | (B + 2)] with A = lo - x clamped to
- * -1 .. 2 and B = hi - x clamped to -2 .. 1 (beyond those the answer does
- * not change), kLutNone when no d fits: one shared-memory load for the
- * three compares in order. */
+/* Byte permute (PTX prmt, default mode): byte n of the result is byte
+ * (sel >> 4 n & 7) of {b, a} (a's bytes 0 .. 3, b's 4 .. 7), or, with
+ * bit 3 of that nibble set, that byte's top bit repeated (0x00 / 0xff). */
+__device__ __forceinline__ unsigned
+prmt (unsigned a, unsigned b, unsigned sel)
+{
+  unsigned d;
+  asm ("prmt.b32 %0, %1, %2, %3;" : "=r" (d) : "r" (a), "r" (b), "r" (sel));
+  return d;
+}
+
+/* Fast mode's parent order as the seam map stores it: per cell k (byte k
+ * of the word, C cells) three bits from the M of its parents l, m, r (d =
+ * -1, 0, +1): bit 0 = m < l, bit 1 = r < l, bits 2..7 = r < m, taken
+ * from the signs of dml = m - l, drl = r - l and drm = r - m.  That is
+ * the whole order (ties keep d's order, as the contract's parent code):
+ * see order_step.  Eleven instructions for four cells, where deriving
+ * the code (d, second) with compares and selects took some fifty. */
+template <int C> __device__ __forceinline__ unsigned
+order_bits (const int *dml, const int *drl, const int *drm)
+{
+  auto signs = [] (const int *v) -> unsigned {
+    /* byte k = the sign of v[k] as 0x00 / 0xff */
+    if constexpr (C == 2) {
+      return prmt ((unsigned) v[0], (unsigned) v[1], 0x00fbu);
+    } else {
+      const unsigned lo = prmt ((unsigned) v[0], (unsigned) v[1], 0x00fbu);
+      const unsigned hi = prmt ((unsigned) v[2], (unsigned) v[3], 0x00fbu);
+      return prmt (lo, hi, 0x5410u);
+    }
+  };
+  const unsigned s1 = signs (dml), s2 = signs (drl), s3 = signs (drm);
+  const unsigned x = (s1 & 0x01010101u) | (s2 & ~0x01010101u);
+  return (x & 0x03030303u) | (s3 & ~0x03030303u);
+}
+
+/* The d of rank k (0 = first) in the parent order of order_bits' bits:
+ * a stable sort of l, m, r by M, so each one's rank is the number of
+ * parents before it.  The two cyclic combinations (never stored) give
+ * -1. */
+__device__ __forceinline__ int
+order_step (int bits, int k)
+{
+  const int ml = bits & 1, rl = bits >> 1 & 1, rm = bits >> 2 & 1;
+  const int rank_l = ml + rl, rank_m = 1 - ml + rm, rank_r = 2 - rl - rm;
+  return rank_m == k && rank_l != k ? 0 : rank_r == k && rank_l != k && rank_m != k ? 1 : -1;
+}
+
+/* The step of a path from column x, its cell's byte `code` of order_bits
+ * and its bounds lo .. hi (the first d of the parent order with lo <= x +
+ * d <= hi): lut[(code & 7) << 4 | (A + 1) << 2 | (B + 2)] with A = lo - x
+ * clamped to -1 .. 2 and B = hi - x clamped to -2 .. 1 (beyond those the
+ * answer does not change), kLutNone when no d fits: one shared-memory
+ * load for the three compares in order. */
 constexpr int kLutNone = 127;
 
 __device__ __forceinline__ int
 fast_step_index (int code, int x, int lo, int hi)
 {
   const int A = min (max (lo - x, -1), 2), B = min (max (hi - x, -2), 1);
-  return code << 4 | (A + 1) << 2 | (B + 2);
+  return (code & 7) << 4 | (A + 1) << 2 | (B + 2);
 }
 
 /* the variants built (PassArgs.trace 0 and 1), GCV_SEAM_TRACE's values;
@@ -560,7 +610,8 @@ count_le (const int16_t * t, int n, int j)
  * makes the candidates instead: the min (M, j) of the last row (atomicMin
  * on 64 bits), and in fast mode every column's (M, j) and root and per
  * root the best (M, j) of its end columns.  Fast mode also writes each
- * cell's parent order (gcv_seam_parent_code) instead of d.  The fallback
+ * cell's parent order (order_bits: the same order as the contract's
+ * gcv_seam_parent_code, in fewer instructions) instead of d.  The fallback
  * (wait = false) runs one phase per launch and trusts the words. */
 template <bool FWD, bool FAST> __device__ __forceinline__ void
 dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, int pe, bool wait, int *ring)
@@ -576,13 +627,23 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
 #pragma unroll
   for (int k = 0; k < kCpl; k++)
     inimg[k] = live && c0 + k < w;
+  /* a cell outside the image stays >= kInf: M = max (E + best, floor_m),
+   * a register per cell instead of a select on a predicate (the compiler
+   * re-made the four predicates every row).  Such a cell's M grows by at
+   * most its (stale) E a row and restarts at kInf every phase, so nothing
+   * overflows, and an image cell never takes it: its own column's M is
+   * < kInf, and the parents outside the frame are never stepped to. */
+  int floor_m[kCpl];
+#pragma unroll
+  for (int k = 0; k < kCpl; k++)
+    floor_m[k] = inimg[k] ? INT_MIN : kInf;
   const bool probe = a.profile && lane == 0 && band == (w + kB - 1) / kB / 2;
   const long long t_begin = probe ? clock64 () : 0;
   long long t_wait = 0;
 
   /* the energy ring: kD rows of the warp's kWarpCols columns in flight,
    * 16-byte cp.async chunks (lane q copies columns cw0 + 4q .. + 3; dead
-   * chunks read column 0, rows past the end the last row) into the warp's
+   * chunks read column 0, rows past the end the padding) into the warp's
    * kD x kWarpCols ints of shared memory, one commit group per row.  In
    * registers the compiler hoisted each row's load above the last use of
    * its slot and copied it over at the end of the row, waiting for it:
@@ -657,8 +718,7 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
     const int rend = min (r0 + kR, h);
     /* row pointers advanced by pitch, not recomputed per row */
     int8_t *prow = a.par + (size_t) r0 * pitch + c0;
-    const int *enext = Ecol + (size_t) (r0 + kD) * pitch;
-    const int *elast = Ecol + (size_t) (h - 1) * pitch;
+    const int *enext = Ecol + (size_t) (r0 + kD) * pitch;     /* may pass row h - 1: the padding */
 #pragma unroll 1
     for (int t0 = r0; t0 < rend; t0 += kD) {
       __syncwarp ();
@@ -696,6 +756,7 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
           const int eL = __shfl_up_sync (0xffffffffu, en[kCpl - 1], 1);
           const int eR = __shfl_down_sync (0xffffffffu, en[0], 1);
           int nm[kCpl], nen[kCpl];
+          int dml[kCpl], drl[kCpl], drm[kCpl];
           unsigned word = 0;
 #pragma unroll
           for (int k = 0; k < kCpl; k++) {
@@ -716,19 +777,22 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
              * strictly smallest" */
             const int best = min (min (cl, cm), cr);
             const bool pl = cl == best, pm = cm == best;
-            nm[k] = inimg[k] ? eb + best : kInf;
+            nm[k] = max (eb + best, floor_m[k]);
             const int enl = k == 0 ? eL : en[k - 1], enr = k == kCpl - 1 ? eR : en[k + 1];
             nen[k] = pl ? enl : pm ? en[k] : enr;
             if (FAST) {
-              /* the parent order: the second is the first strictly
-               * smallest of the other two (cpu/seamcarve.h) */
-              const int d = pl ? -1 : pm ? 0 : 1;
-              const int s2 = pl ? (cr < cm ? 1 : 0) : pm ? (cr < cl ? 1 : -1) : (cm < cl ? 0 : -1);
-              word |= (unsigned) gcv_seam_parent_code (d, s2) << (8 * k);
+              /* the parent order's three pairwise "strictly smaller"
+               * bits, as the signs of differences (M > -2^30 in the
+               * image, < kInf + 2^20 outside it: no overflow) */
+              dml[k] = cm - cl;
+              drl[k] = cr - cl;
+              drm[k] = cr - cm;
             } else {
               word |= (pl ? 0xffu : pm ? 0u : 1u) << (8 * k);
             }
           }
+          if (FAST)
+            word = order_bits<kCpl> (dml, drl, drm);
 #pragma unroll
           for (int k = 0; k < kCpl; k++) {
             m[k] = nm[k];
@@ -746,7 +810,7 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
         if (kCpl < 4)
           __syncwarp ();
         if (copier)
-          cp_async16 (cslot + t * kWarpCols, i + kD < h ? enext : elast);
+          cp_async16 (cslot + t * kWarpCols, enext);
         cp_async_commit ();
         enext += pitch;
       }
@@ -1001,11 +1065,11 @@ fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
   if (a.profile > 1 && lane == 0)
     a.st->t_cand += global_ns () - t_begin;
 
-  for (int e = lane; e < 256; e += 32) {
-    const int code = e >> 4, A = (e >> 2 & 3) - 1, B = (e & 3) - 2;
+  for (int e = lane; e < kLutSize; e += 32) {
+    const int bits = e >> 4, A = (e >> 2 & 3) - 1, B = (e & 3) - 2;
     int st = kLutNone;
     for (int k = 2; k >= 0; k--) {
-      const int d = gcv_seam_parent_step (code, k);
+      const int d = order_step (bits, k);
       st = d >= A && d <= B ? d : st;
     }
     fs.lut[e] = (int8_t) st;
@@ -2131,6 +2195,9 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
   ctx->pitch_max = pitch_max;
   ctx->bands_max = (pitch_max + kB - 1) / kB + 1;
   ctx->plane_bytes = round_up (cap * g->channels, 256);
+  /* the seam map loads energy rows kD ahead without clamping to the last
+   * row: kD rows of padding, read and never used */
+  const size_t en_bytes = (cap + (size_t) kD * pitch_max) * 4;
 
   if ((st = dev_alloc ((void **) &ctx->st, sizeof (DevState), err, "state")) != GCV_OK)
     return st;
@@ -2143,7 +2210,7 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
     } a[] = {
       { (void **) &ctx->luma, cap, "luma" },
       { (void **) &ctx->src[0], cap * 2, "src map" }, { (void **) &ctx->src[1], cap * 2, "src map" },
-      { (void **) &ctx->en[0], cap * 4, "energy" }, { (void **) &ctx->en[1], cap * 4, "energy" },
+      { (void **) &ctx->en[0], en_bytes, "energy" }, { (void **) &ctx->en[1], en_bytes, "energy" },
       { (void **) &ctx->par, cap + kParPad, "parents" }, { (void **) &ctx->et, et * 2, "phase entries" },
       { (void **) &ctx->bnd_m, (size_t) pitch_max * 2 * 8, "boundary rows" },
       { (void **) &ctx->bnd_rt, (size_t) pitch_max * 2 * 8, "boundary roots" },
@@ -2186,7 +2253,7 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
     GCV_CUDA_TRY (cudaMemset (ctx->par, 0, cap + kParPad), err, "seamcarve: cudaMemset (parents)");
     GCV_CUDA_TRY (cudaMemset (ctx->et, 0, et * 2), err, "seamcarve: cudaMemset (entries)");
     for (int b = 0; b < 2; b++) {
-      GCV_CUDA_TRY (cudaMemset (ctx->en[b], 0, cap * 4), err, "seamcarve: cudaMemset (energy)");
+      GCV_CUDA_TRY (cudaMemset (ctx->en[b], 0, en_bytes), err, "seamcarve: cudaMemset (energy)");
       GCV_CUDA_TRY (cudaMemset (ctx->src[b], 0, cap * 2), err, "seamcarve: cudaMemset (src)");
     }
   }
