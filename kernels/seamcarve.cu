@@ -145,10 +145,17 @@ constexpr int kParPad = 64;                     /* bytes after the parents: a pr
  * vector loads and the three compares as one table load; then the next
  * rows' loads moved under the first row's parent-code load.  The time
  * does not follow the loads' latency or number (R = 7 and 15 within 2%).
+ * Measured again on an H100 (ncu's stall sampling of k_fast_trace, after
+ * the row chain below was shortened): a third of the samples wait at the
+ * step's cp.async wait, for the rows the step before asked for: 32 lanes'
+ * rows are 32 lines an instruction, 8 instructions a step; through L1
+ * (cp_async16_l1: the next lane reads the same rows a step later) that
+ * took 2% off the pass, and 4,15 (three chunks, three steps ahead) is
+ * still 4% slower than 4,7.
  * Variants, chosen per context by GCV_SEAM_TRACE=U,R (tuning only): 4,7
- * (two chunks a row) is the default, 4,15 (three chunks) about 2%
- * slower; 8 rows a step was slower again (the 31-step pipeline fill grows
- * with U), 2 rows too (the step's fixed part). */
+ * (two chunks a row) is the default, 4,15 (three chunks) slower; 8 rows
+ * a step was slower again (the 31-step pipeline fill grows with U), 2
+ * rows too (the step's fixed part). */
 constexpr int kGone = -1;
 constexpr int kLutSize = 128;                  /* fast_step_index's table: 3 order bits x 16 bounds */
 template <int U, int R> struct FastTrace {
@@ -170,7 +177,7 @@ template <int U, int R> struct FastTrace {
     int16_t c0s[kFastTries][kRing + U];         /* chunk0 of each ring row */
     int16_t hist[kFastTries][kHist + U];
     int end[kFastTries];
-    int8_t lut[kLutSize];       /* fast_step_index's table */
+    uint8_t lut[kLutSize];      /* fast_step_index's table: the step + 1, or kLutNone */
   };
 };
 
@@ -224,11 +231,13 @@ prmt (unsigned a, unsigned b, unsigned sel)
 
 /* Fast mode's parent order as the seam map stores it: per cell k (byte k
  * of the word, C cells) three bits from the M of its parents l, m, r (d =
- * -1, 0, +1): bit 0 = m < l, bit 1 = r < l, bits 2..7 = r < m, taken
- * from the signs of dml = m - l, drl = r - l and drm = r - m.  That is
- * the whole order (ties keep d's order, as the contract's parent code):
- * see order_step.  Eleven instructions for four cells, where deriving
- * the code (d, second) with compares and selects took some fifty. */
+ * -1, 0, +1): bit 4 = m < l, bit 5 = r < l, bits 6..7 = r < m (bits
+ * 0..3 are don't-care), taken from the signs of dml = m - l, drl = r - l
+ * and drm = r - m.  That is the whole order (ties keep d's order, as the
+ * contract's parent code): see order_step.  Bits 4..6 are where the
+ * trace's step table wants them (kOrderMask).  Eleven instructions for
+ * four cells, where deriving the code (d, second) with compares and
+ * selects took some fifty. */
 template <int C> __device__ __forceinline__ unsigned
 order_bits (const int *dml, const int *drl, const int *drm)
 {
@@ -243,8 +252,8 @@ order_bits (const int *dml, const int *drl, const int *drm)
     }
   };
   const unsigned s1 = signs (dml), s2 = signs (drl), s3 = signs (drm);
-  const unsigned x = (s1 & 0x01010101u) | (s2 & ~0x01010101u);
-  return (x & 0x03030303u) | (s3 & ~0x03030303u);
+  const unsigned x = (s1 & 0x10101010u) | (s2 & ~0x10101010u);
+  return (x & 0x3f3f3f3fu) | (s3 & ~0x3f3f3f3fu);
 }
 
 /* The d of rank k (0 = first) in the parent order of order_bits' bits:
@@ -261,17 +270,34 @@ order_step (int bits, int k)
 
 /* The step of a path from column x, its cell's byte `code` of order_bits
  * and its bounds lo .. hi (the first d of the parent order with lo <= x +
- * d <= hi): lut[(code & 7) << 4 | (A + 1) << 2 | (B + 2)] with A = lo - x
- * clamped to -1 .. 2 and B = hi - x clamped to -2 .. 1 (beyond those the
- * answer does not change), kLutNone when no d fits: one shared-memory
- * load for the three compares in order. */
-constexpr int kLutNone = 127;
+ * d <= hi), plus one: lut[(code & kOrderMask) | step_bounds (x, lo, hi)]
+ * with step_bounds = (A + 1) << 2 | (B + 2), A = lo - x clamped to -1 ..
+ * 2 and B = hi - x clamped to -2 .. 1 (beyond those the answer does not
+ * change); kLutNone when no d fits: one shared-memory load for the three
+ * compares in order. */
+constexpr int kLutNone = 3;
+constexpr unsigned kOrderMask = 0x70;
+
+__device__ __forceinline__ unsigned
+step_bounds (int x, int lo, int hi)
+{
+  const int A = min (max (lo - x, -1), 2), B = min (max (hi - x, -2), 1);
+  return (unsigned) ((A + 1) << 2 | (B + 2));
+}
+
+/* step_bounds of x - 1, x and x + 1 in bytes 0, 1 and 2 (byte 3 zero):
+ * the next row's, whichever way the path moves, picked by its table entry
+ * (prmt) once that is loaded */
+__device__ __forceinline__ unsigned
+step_bounds3 (int x, int lo, int hi)
+{
+  return step_bounds (x - 1, lo, hi) | step_bounds (x, lo, hi) << 8 | step_bounds (x + 1, lo, hi) << 16;
+}
 
 __device__ __forceinline__ int
 fast_step_index (int code, int x, int lo, int hi)
 {
-  const int A = min (max (lo - x, -1), 2), B = min (max (hi - x, -2), 1);
-  return (code & 7) << 4 | (A + 1) << 2 | (B + 2);
+  return (int) (((unsigned) code & kOrderMask) | step_bounds (x, lo, hi));
 }
 
 /* the variants built (PassArgs.trace 0 and 1), GCV_SEAM_TRACE's values;
@@ -431,6 +457,20 @@ cp_async16 (void *smem_dst, const void *gmem_src)
 #else
   const unsigned d = (unsigned) __cvta_generic_to_shared (smem_dst);
   asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;" :: "r" (d), "l" (gmem_src) : "memory");
+#endif
+}
+
+/* The same through L1 (cp.async.ca): for data read again soon by the same
+ * SM and not written during the kernel between two grid barriers (whose
+ * acquire invalidates L1). */
+__device__ __forceinline__ void
+cp_async16_l1 (void *smem_dst, const void *gmem_src)
+{
+#ifdef GCV_SEAM_SYNC_COPY
+  *(int4 *) smem_dst = *(const int4 *) gmem_src;
+#else
+  const unsigned d = (unsigned) __cvta_generic_to_shared (smem_dst);
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], 16;" :: "r" (d), "l" (gmem_src) : "memory");
 #endif
 }
 
@@ -963,7 +1003,7 @@ fast_prefetch (const PassArgs & a, typename T::Smem & fs, int lane, int from, in
     fs.c0s[lane][slot] = (int16_t) c0;
 #pragma unroll
     for (int q = 0; q < T::kChunks; q++)
-      cp_async16 (&fs.ring[slot][lane][q], src + 16 * q);
+      cp_async16_l1 (&fs.ring[slot][lane][q], src + 16 * q);
   }
 }
 
@@ -980,7 +1020,7 @@ fast_prefetch_step (const PassArgs & a, typename T::Smem & fs, int lane, int to,
   for (int k = 0; k < U; k++, src += a.pitch)
 #pragma unroll
     for (int q = 0; q < T::kChunks; q++)
-      cp_async16 (&fs.ring[s0 + k][lane][q], src + 16 * q);
+      cp_async16_l1 (&fs.ring[s0 + k][lane][q], src + 16 * q);
   unsigned wd[U / 2];
 #pragma unroll
   for (int e = 0; e < U / 2; e++)
@@ -1070,9 +1110,9 @@ fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
     int st = kLutNone;
     for (int k = 2; k >= 0; k--) {
       const int d = order_step (bits, k);
-      st = d >= A && d <= B ? d : st;
+      st = d >= A && d <= B ? d + 1 : st;
     }
-    fs.lut[e] = (int8_t) st;
+    fs.lut[e] = (uint8_t) st;
   }
 
   /* 2. the paths: lane = rank from here on; the first blockers are the
@@ -1139,7 +1179,7 @@ fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
         if (full) {
           /* the common step, both blockers (if any) in every row: per row
            * one parent code and one table entry on the chain, selects
-           * only (a path that ends keeps x and writes kGone) */
+           * only (a path that ends writes kGone) */
           /* the bounds of every row at once: lo = left + 1, hi = right - 1
            * per half (no carry: left >= 0, right >= 1), or the frame's */
           const unsigned all_w = (unsigned) (w - 1) * 0x10001u;
@@ -1148,21 +1188,49 @@ fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
             wl[e] = l0 >= 0 ? wl[e] + 0x10001u : 0u;
             wr[e] = r0 >= 0 ? wr[e] - 0x10001u : all_w;
           }
-          /* ring rows i .. i - U + 1: slots (i - 1) & R down, no wrap */
+          /* ring rows i .. i - U + 1: slots (i - 1) & R down, no wrap.
+           * Row q's step is on the chain: its code and table entry are
+           * two dependent loads.  So while row q's entry loads, the four
+           * bytes around x of row q + 1's codes and its bounds for x - 1,
+           * x and x + 1 are fetched too, and the entry (the step + 1)
+           * picks both with byte permutes: per row one load and three
+           * instructions on the chain instead of two loads and eight. */
+          constexpr int kSlot = (int) sizeof (fs.ring[0]);
           const unsigned char *ring = (const unsigned char *) fs.ring[(i - 1) & R][lane];
+          const int code0 = ring[x - 16 * half_at (wc, U - 1)];
+          fast_prefetch_pending<T, U, R> (a, fs, lane, pf, pend_to, pend_x, pend_step);
+          int idx = fast_step_index (code0, x, half_at (wl, U - 1), half_at (wr, U - 1));
 #pragma unroll
           for (int q = 0; q < U; q++) {
-            const int row = i - q, e = U - 1 - q;
-            const int code = ring[-q * (int) sizeof (fs.ring[0]) + x - 16 * half_at (wc, e)];
-            if (q == 0)
-              fast_prefetch_pending<T, U, R> (a, fs, lane, pf, pend_to, pend_x, pend_step);
-            const int lo = half_at (wl, e), hi = half_at (wr, e);
-            const int st = fs.lut[fast_step_index (code, x, lo, hi)];
-            const bool ok = alive && st != kLutNone;
-            x = ok ? x + st : x;
+            const int row = i - q;
+            const int L = fs.lut[idx];
+            unsigned w0 = 0, w1 = 0, ab3 = 0;
+            int sel0 = 0;
+            if (q + 1 < U) {
+              /* row q + 1's codes at columns x - 1 .. x + 1 (two aligned
+               * words of the lane's ring row; byte sel0 + L is x + L - 1,
+               * the column the path moves to) */
+              const int e1 = U - 2 - q;
+              const int p = x - 16 * half_at (wc, e1);
+              const int base = max (p - 1, 0) & ~3;
+              const unsigned char *r1 = ring - (q + 1) * kSlot + base;
+              w0 = *(const unsigned *) r1;
+              w1 = *(const unsigned *) (r1 + 4);
+              sel0 = p - base - 1;
+              ab3 = step_bounds3 (x, half_at (wl, e1), half_at (wr, e1));
+            }
+            const bool ok = alive && L != kLutNone;
             top = ok ? row - 1 : top;
+            /* an ended path's x moves on (up to 2 a row); it is never
+             * read again, and its loads stay inside fs */
+            x += L - 1;
             v[q] = ok ? x : kGone;
             alive = ok;
+            if (q + 1 < U) {
+              const unsigned code = prmt (w0, w1, (unsigned) (sel0 + L));
+              const unsigned ab = prmt (ab3, 0u, 0x4440u | (unsigned) L);
+              idx = (int) ((code & kOrderMask) | ab);
+            }
           }
         } else {
           /* a blocker ends in these rows (or the lane's first, shorter
@@ -1186,11 +1254,11 @@ fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
                 vr = r >= 0 ? fs.hist[r][hr] : 0;
               }
               const int lo = l >= 0 ? vl + 1 : 0, hi = r >= 0 ? vr - 1 : w - 1;
-              const int st = fs.lut[fast_step_index (code, x, lo, hi)];
-              if (st == kLutNone) {
+              const int L = fs.lut[fast_step_index (code, x, lo, hi)];
+              if (L == kLutNone) {
                 alive = false;  /* squeezed out: its path ends at `row` */
               } else {
-                x += st;
+                x += L - 1;
                 top = row - 1;
                 v[q] = x;
               }
