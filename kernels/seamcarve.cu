@@ -96,9 +96,10 @@ namespace {
  * so after kR rows exactly the own columns are right).  kD rows of energy
  * are loaded ahead.  Measured on an H100 (1080p, 192 seams, exact):
  * kCpl = 4 (128 columns, 32-row phases) 150 us a seam, kCpl = 2 (64
- * columns, 16-row phases) 171 us: a row costs some 200 cycles either way
- * (the dependency chain through the shuffles, not the cells), and two
- * columns a lane double the phase boundaries. */
+ * columns, 16-row phases) 171 us: a row costs some 200 cycles either way,
+ * and two columns a lane double the phase boundaries.  (Counted later in
+ * the SASS: a row's time is the warp's instruction count, about 3 cycles
+ * an instruction; dp_band keeps that count low.) */
 #ifndef GCV_SEAM_CPL
 #define GCV_SEAM_CPL 4
 #endif
