@@ -150,7 +150,7 @@ constexpr int kParPad = 64;                     /* bytes after the parents: a pr
  * the row chain below was shortened): a third of the samples wait at the
  * step's cp.async wait, for the rows the step before asked for: 32 lanes'
  * rows are 32 lines an instruction, 8 instructions a step; through L1
- * (cp_async16_l1: the next lane reads the same rows a step later) that
+ * (cp_async16<true>: the next lane reads the same rows a step later) that
  * took 2% off the pass, and 4,15 (three chunks, three steps ahead) is
  * still 4% slower than 4,7.
  * Variants, chosen per context by GCV_SEAM_TRACE=U,R (tuning only): 4,7
@@ -445,33 +445,25 @@ st_relaxed_v2 (unsigned long long *p, unsigned long long x, unsigned long long y
 
 /* 16 bytes global -> shared, asynchronous (LDGSTS), and its groups.
  * cp.async needs sm_80; older GPUs (the sm_75 build) copy synchronously
- * through registers, and the group calls become compiler barriers. */
+ * through registers, and the group calls become compiler barriers.
+ * L1: through L1 (cp.async.ca), for data the same SM reads again soon and
+ * nobody writes between two grid barriers (whose acquire invalidates L1);
+ * otherwise L2 only (cp.async.cg). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define GCV_SEAM_SYNC_COPY 1
 #endif
 
-__device__ __forceinline__ void
+template <bool L1 = false> __device__ __forceinline__ void
 cp_async16 (void *smem_dst, const void *gmem_src)
 {
 #ifdef GCV_SEAM_SYNC_COPY
-  *(int4 *) smem_dst = __ldcg ((const int4 *) gmem_src);
+  *(int4 *) smem_dst = L1 ? *(const int4 *) gmem_src : __ldcg ((const int4 *) gmem_src);
 #else
   const unsigned d = (unsigned) __cvta_generic_to_shared (smem_dst);
-  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;" :: "r" (d), "l" (gmem_src) : "memory");
-#endif
-}
-
-/* The same through L1 (cp.async.ca): for data read again soon by the same
- * SM and not written during the kernel between two grid barriers (whose
- * acquire invalidates L1). */
-__device__ __forceinline__ void
-cp_async16_l1 (void *smem_dst, const void *gmem_src)
-{
-#ifdef GCV_SEAM_SYNC_COPY
-  *(int4 *) smem_dst = *(const int4 *) gmem_src;
-#else
-  const unsigned d = (unsigned) __cvta_generic_to_shared (smem_dst);
-  asm volatile ("cp.async.ca.shared.global [%0], [%1], 16;" :: "r" (d), "l" (gmem_src) : "memory");
+  if (L1)
+    asm volatile ("cp.async.ca.shared.global [%0], [%1], 16;" :: "r" (d), "l" (gmem_src) : "memory");
+  else
+    asm volatile ("cp.async.cg.shared.global [%0], [%1], 16;" :: "r" (d), "l" (gmem_src) : "memory");
 #endif
 }
 
@@ -1004,7 +996,7 @@ fast_prefetch (const PassArgs & a, typename T::Smem & fs, int lane, int from, in
     fs.c0s[lane][slot] = (int16_t) c0;
 #pragma unroll
     for (int q = 0; q < T::kChunks; q++)
-      cp_async16_l1 (&fs.ring[slot][lane][q], src + 16 * q);
+      cp_async16<true> (&fs.ring[slot][lane][q], src + 16 * q);
   }
 }
 
@@ -1021,7 +1013,7 @@ fast_prefetch_step (const PassArgs & a, typename T::Smem & fs, int lane, int to,
   for (int k = 0; k < U; k++, src += a.pitch)
 #pragma unroll
     for (int q = 0; q < T::kChunks; q++)
-      cp_async16_l1 (&fs.ring[s0 + k][lane][q], src + 16 * q);
+      cp_async16<true> (&fs.ring[s0 + k][lane][q], src + 16 * q);
   unsigned wd[U / 2];
 #pragma unroll
   for (int e = 0; e < U / 2; e++)
