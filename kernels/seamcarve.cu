@@ -257,10 +257,10 @@ order_bits (const int *dml, const int *drl, const int *drm)
   return (x & 0x3f3f3f3fu) | (s3 & ~0x3f3f3f3fu);
 }
 
-/* The d of rank k (0 = first) in the parent order of order_bits' bits:
- * a stable sort of l, m, r by M, so each one's rank is the number of
- * parents before it.  The two cyclic combinations (never stored) give
- * -1. */
+/* The d of rank k (0 = first) in the parent order of `bits`, order_bits'
+ * bits 4..6 shifted down (bit 0 = m < l, 1 = r < l, 2 = r < m): a stable
+ * sort of l, m, r by M, so each one's rank is the number of parents
+ * before it.  The two cyclic combinations (never stored) give -1. */
 __device__ __forceinline__ int
 order_step (int bits, int k)
 {
@@ -981,15 +981,23 @@ rank_candidates (const PassArgs & a, int w, unsigned long long *skeys)
   }
 }
 
+/* The first 16-byte chunk of a ring row around column x: columns x - R
+ * .. x + R in the variant's chunks, as far right as the row allows (past
+ * it only in rows narrower than the chunks, into the allocation's
+ * padding). */
+template <class T, int R> __device__ __forceinline__ int
+fast_chunk0 (const PassArgs & a, int x)
+{
+  return max (min ((x - R) >> 4, a.pitch / 16 - T::kChunks), 0);
+}
+
 /* Loads rows `from` down to `to` (those >= 0) of the parent codes around
- * column x (columns x - R .. x + R: the variant's chunks from chunk0, as
- * far right as the row allows, past it only in rows narrower than the
- * chunks, into the allocation's padding) into candidate `lane`'s ring.
- * The caller commits the group. */
+ * column x (fast_chunk0) into candidate `lane`'s ring.  The caller commits
+ * the group. */
 template <class T, int R> __device__ __forceinline__ void
 fast_prefetch (const PassArgs & a, typename T::Smem & fs, int lane, int from, int to, int x)
 {
-  const int c0 = max (min ((x - R) >> 4, a.pitch / 16 - T::kChunks), 0);
+  const int c0 = fast_chunk0<T, R> (a, x);
   const int8_t *src = a.par + (size_t) from * a.pitch + 16 * c0;
   for (int row = from; row >= max (to, 0); row--, src -= a.pitch) {
     const int slot = (row - 1) & R;
@@ -1006,7 +1014,7 @@ fast_prefetch (const PassArgs & a, typename T::Smem & fs, int lane, int from, in
 template <class T, int U, int R> __device__ __forceinline__ void
 fast_prefetch_step (const PassArgs & a, typename T::Smem & fs, int lane, int to, int x)
 {
-  const int c0 = max (min ((x - R) >> 4, a.pitch / 16 - T::kChunks), 0);
+  const int c0 = fast_chunk0<T, R> (a, x);
   const int s0 = (to - 1) & R;
   const int8_t *src = a.par + (size_t) to * a.pitch + 16 * c0;
 #pragma unroll
@@ -1049,10 +1057,11 @@ fast_prefetch_pending (const PassArgs & a, typename T::Smem & fs, int lane, int 
  *     Each row the lane moves to the first column of the parent order
  *     between its blockers, or its path ends; a lane whose path ended goes
  *     on up writing kGone, so a blocker that does not reach a row reads as
- *     such there.  The parent code comes from the lane's ring (FastTrace),
- *     so a row is two dependent shared-memory loads and a few compares on
- *     the chain; a step stores its U rows of the path in one store:
- *     (h - 1) / U + 31 steps a pass.
+ *     such there.  The parent code comes from the lane's ring (FastTrace)
+ *     and the step from a table: in a full step one shared-memory load
+ *     and three instructions a row on the chain (the next row's codes are
+ *     fetched while a row's entry loads); a step stores its U rows of the
+ *     path in one store: (h - 1) / U + 31 steps a pass.
  * Writes the paths (kGone in rows a path did not reach), the candidates'
  * end columns and highest rows, zeroes their costs, and the pass's limit
  * and count into the state.  Profiling (debug): the warp's time in t_walk. */
@@ -1170,8 +1179,7 @@ fast_trace (const PassArgs & a, int w, typename FastTrace<U, R>::Smem & fs)
           full = (ended & 0x80008000u) == 0;
         }
         if (full) {
-          /* the common step, both blockers (if any) in every row: per row
-           * one parent code and one table entry on the chain, selects
+          /* the common step, both blockers (if any) in every row: selects
            * only (a path that ends writes kGone) */
           /* the bounds of every row at once: lo = left + 1, hi = right - 1
            * per half (no carry: left >= 0, right >= 1), or the frame's */
