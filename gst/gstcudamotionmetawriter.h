@@ -12,13 +12,12 @@
  * Library General Public License for more details.
  */
 /* The writing side of the motion meta (gstcudamotionmeta.h is the public,
- * reading side), the JSON-lines export and the arrows, for every element
+ * reading side) and the arrows (the JSON-lines export:
+ * gstcudamotionexport.h), for every element
  * that estimates motion: block grids (cudamotionest, kind "blocks") and
  * tracked points (cudavcm, kind "points"). */
 #ifndef __GST_CUDA_MOTION_META_WRITER_H__
 #define __GST_CUDA_MOTION_META_WRITER_H__
-
-#include <stdio.h>
 
 #include <gst/video/video.h>
 
@@ -38,17 +37,15 @@ typedef struct
   const GcvMotionParams *params;
 } GstCudaMotionFrameInfo;
 
+/* The records of a block grid: grid columns x rows. */
+guint gst_cuda_motion_n_blocks (const GstCudaMotionFrameInfo * info);
+
 /* Registers the custom meta (once; safe from any thread). */
 void gst_cuda_motion_meta_register (void);
 
 /* Adds the meta to @buffer (writable) with a copy of the grid's records. */
 void gst_cuda_motion_meta_add (GstBuffer * buffer, const GstCudaMotionFrameInfo * info,
     const GcvMotionVector * vectors);
-
-/* Appends one JSON object and a newline to @line (emptied first); @pts may
- * be GST_CLOCK_TIME_NONE (written as null). */
-void gst_cuda_motion_json_line (GString * line, const GstCudaMotionFrameInfo * info,
-    GstClockTime pts, const GcvMotionVector * vectors);
 
 /* Paints an arrow per block, from the block's centre along its vector
  * (pixels), into @mask (cleared first) and from there onto @frame. */
@@ -71,11 +68,6 @@ typedef struct
 void gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPointsInfo * info,
     const GcvVcmPoint * points, guint n_points);
 
-/* One JSON object and a newline into @line (emptied first): the frame's
- * fields, then "points": [[x, y, dx, dy, score], ...] with 3 decimals. */
-void gst_cuda_motion_json_points_line (GString * line, const GstCudaMotionPointsInfo * info,
-    GstClockTime pts, const GcvVcmPoint * points, guint n_points);
-
 /* Paints an arrow per point, from (x, y) along @scale times its vector
  * (rounded to whole pixels), into @mask (cleared first) and from there onto
  * @frame. */
@@ -88,21 +80,6 @@ void gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const 
  * 16-bit words, which they read as 8 bits (gst_cuda_video_filter_luma8). */
 #define GST_CUDA_MOTION_FORMATS "{ GRAY8, I420, YV12, NV12, P010_10LE, Y42B, Y444 }"
 #define GST_CUDA_MOTION_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX (GST_CUDA_MOTION_FORMATS, GCV_MOTION_MAX_DIMENSION)
-
-/* The JSON-lines file of the location property, opened for appending
- * (@location NULL or "": none, *file NULL).  FALSE, with a RESOURCE
- * OPEN_WRITE error posted on @element, when it cannot be opened; @what
- * names the records ("motion vectors"). */
-gboolean gst_cuda_motion_json_open (GstElement * element, const gchar * location, const gchar * what,
-    FILE ** file);
-/* Appends @line to @file; FALSE, with a RESOURCE WRITE error posted, when
- * it could not be written. */
-gboolean gst_cuda_motion_json_write (GstElement * element, FILE * file, const GString * line,
-    const gchar * what);
-/* Closes *file (a warning is posted when the last writes fail) and sets it
- * to NULL; nothing when it is NULL. */
-void gst_cuda_motion_json_close (GstElement * element, FILE ** file, const gchar * what);
-
 
 G_END_DECLS
 

@@ -18,6 +18,7 @@
 
 #include "gstcudavideofilter.h"
 #include "gstcudamotionmetawriter.h"
+#include "gstcudamotionexport.h"
 #include "vcm.h"
 
 G_BEGIN_DECLS
