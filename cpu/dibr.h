@@ -468,9 +468,12 @@ gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, un
  *    (|det| > 1e-12, finite; it need not be a rotation).
  *  - Strict JSON (RFC 8259; a leading UTF-8 byte-order mark is skipped):
  *    no comments, no trailing commas, no NaN / Infinity, every number
- *    finite as a double; nesting at most GCV_DIBR_CAMERA_FILE_MAX_DEPTH
- *    deep and at most GCV_DIBR_CAMERA_FILE_MAX_VALUES values.  Unknown and
- *    duplicate keys are errors (a typo must not pass silently).
+ *    finite as a double, an integer (no fraction, no exponent) within 64
+ *    bits (json-glib holds it so), no \u0000 in strings; nesting at most
+ *    GCV_DIBR_CAMERA_FILE_MAX_DEPTH deep and at most
+ *    GCV_DIBR_CAMERA_FILE_MAX_VALUES values.  Unknown and duplicate keys
+ *    are errors (a typo must not pass silently).  Numbers are read the
+ *    same whatever the locale's decimal point.
  * A bad file gives GCV_ERROR_INVALID and a message "<name>:<line>:<column>:
  * <what was expected> in <where>", e.g. "camera.json:3:17: expected a
  * number in source.intrinsics[4], got a string" (lines and columns from 1,

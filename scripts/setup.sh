@@ -47,6 +47,7 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-x
   libfftw3-dev libpng-dev
+  libjson-glib-dev
   python3-gi gir1.2-gstreamer-1.0
 )
 # with the CUDA kernels: GStreamer's CUDA library (gst-plugins-bad), for

@@ -1,5 +1,5 @@
 /* gst-cuda-video: the DIBR camera file (cpu/dibr_camera_file.c, format in
- * cpu/dibr.h).
+ * cpu/dibr.h): json-glib reads it after a strict check of the text.
  *
  *  - good files: K as 9 numbers and as {fx, fy, cx, cy, skew}, with and
  *    without extrinsics (identity), a rotated and moved virtual camera
@@ -14,6 +14,8 @@
  *    empty, not JSON, wrong types, wrong counts, missing and unknown and
  *    duplicate keys, bad matrices, deep nesting, huge numbers, NaN and
  *    Infinity, trailing commas, trailing garbage, comments, bad strings;
+ *    and what json-glib 1.6 alone would take or misread: integers beyond
+ *    64 bits (read as -1), \u0000 in a key (read as the key's end);
  *  - _load(): a file, a missing file, a directory, a file over the size
  *    limit (messages name the path).
  * Run under valgrind by hand: valgrind --leak-check=full --error-exitcode=1.
@@ -357,7 +359,17 @@ test_bad (void)
   expect_bad ("hex", cam_file (t, sizeof (t), "\"intrinsics\": [0x10, 0, 320, 0, 1000, 240, 0, 0, 1]", K_OK),
       "x10", "expected ',' or ']'", NULL);
 
+  /* integers json-glib holds in 64 bits: beyond, refused (json-glib
+   * would read -1); the largest one is read exactly (then refused as fx) */
+  expect_bad ("integer beyond 64 bits", cam_file (t, sizeof (t), "\"intrinsics\": [12345678901234567890123, 0, 320, "
+          "0, 1000, 240, 0, 0, 1]", K_OK), "1234", "out of range", "64 bits", "source.intrinsics[0]", NULL);
+  expect_bad ("-2^63", cam_file (t, sizeof (t), K_OK, "\"intrinsics\": [1000, -9223372036854775808, 320, 0, 1000, "
+          "240, 0, 0, 1]"), "-9223", "out of range", "virtual.intrinsics[1]", NULL);
+  expect_bad ("2^63 - 1", cam_file (t, sizeof (t), "\"intrinsics\": [9223372036854775807, 0, 320, 0, 1000, 240, 0, "
+          "0, 1]", K_OK), "9223", "fx", "got 9.22337e+18", NULL);
+
   /* strings */
+  expect_bad ("\\u0000 in a key", "{\"sou\\u0000rce\": {}}", "\\u0000", "NUL", NULL);
   expect_bad ("unterminated string", "{\"source\": {\"intr", "\"intr", "unterminated string", NULL);
   expect_bad ("newline in a string", "{\"sou\nrce\": {}}", "\nrce", "control character", NULL);
   expect_bad ("bad escape", "{\"sou\\xrce\": {}}", "\\x", "invalid escape", NULL);
