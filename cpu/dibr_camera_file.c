@@ -778,12 +778,24 @@ focal_ok (double f)
   return f >= GCV_DIBR_MIN_FOCAL && f <= GCV_DIBR_MAX_FOCAL;
 }
 
+/* |v| <= bound (the bounds of dibr.h keep every warp finite), else an
+ * error at @n: "<what> must be -bound .. bound<unit>, got v". */
+static int
+bounded (Reader * r, JsonNode * n, double v, double bound, const char *what, const char *unit)
+{
+  if (fabs (v) <= bound)
+    return 1;
+  fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "%s must be %g .. %g%s, got %g", what, -bound, bound,
+      unit, v);
+  return 0;
+}
+
 static int
 parse_intrinsics (Reader * r, JsonNode * n, const char *cam, double *K)
 {
   static const char *const keys[] = { "fx", "fy", "cx", "cy", "skew", NULL };
   const char *form = "([fx, s, cx, 0, fy, cy, 0, 0, 1])";
-  char path[64], eb[96];
+  char path[64], eb[160];
   int i;
 
   snprintf (path, sizeof (path), "%s.intrinsics", cam);
@@ -810,6 +822,8 @@ parse_intrinsics (Reader * r, JsonNode * n, const char *cam, double *K)
             GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, v[i]);
         return 0;
       }
+      if (i >= 2 && !bounded (r, m, v[i], GCV_DIBR_MAX_PRINCIPAL, eb, " pixels"))
+        return 0;
     }
     K[0] = v[0];
     K[1] = v[4];
@@ -846,14 +860,23 @@ parse_intrinsics (Reader * r, JsonNode * n, const char *cam, double *K)
       return 0;
     }
   }
+  for (i = 1; i < 6; i++) {
+    const char *name = i == 1 ? "skew" : i == 2 ? "cx" : i == 5 ? "cy" : NULL;
+    if (name != NULL) {
+      snprintf (eb, sizeof (eb), "%s: %s (%s[%d])", path, name, path, i);
+      if (!bounded (r, element (n, i), K[i], GCV_DIBR_MAX_PRINCIPAL, eb, " pixels"))
+        return 0;
+    }
+  }
   return 1;
 }
 
 static int
 parse_extrinsics (Reader * r, JsonNode * n, const char *cam, double *E)
 {
-  char path[64];
+  char path[64], eb[96];
   double det;
+  int i;
 
   snprintf (path, sizeof (path), "%s.extrinsics", cam);
   if (!numbers_of (r, n, path, 16, "(a 4x4 matrix, row-major, world -> camera)", E))
@@ -862,6 +885,13 @@ parse_extrinsics (Reader * r, JsonNode * n, const char *cam, double *E)
     fail_at (r, GCV_ERROR_INVALID, offset_of (r, element (n, 12), FALSE), "%s: the last row must be 0 0 0 1, got "
         "%g %g %g %g", path, E[12], E[13], E[14], E[15]);
     return 0;
+  }
+  for (i = 0; i < 12; i++) {
+    gboolean translation = i % 4 == 3;
+    snprintf (eb, sizeof (eb), "%s[%d] (%s)", path, i, translation ? "a translation" : "in the 3x3 part");
+    if (!bounded (r, element (n, i), E[i], translation ? GCV_DIBR_MAX_TRANSLATION : GCV_DIBR_MAX_LINEAR, eb,
+            translation ? " z units" : ""))
+      return 0;
   }
   det = E[0] * (E[5] * E[10] - E[6] * E[9]) + E[1] * (E[6] * E[8] - E[4] * E[10])
       + E[2] * (E[4] * E[9] - E[5] * E[8]);
