@@ -63,29 +63,6 @@ typedef struct {
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* Line and column (from 1; columns in characters: UTF-8 continuation bytes
- * do not count) of byte offset off. */
-static void
-line_col (const char *text, size_t len, size_t off, int *line, int *col)
-{
-  size_t i;
-  int l = 1, c = 1;
-
-  if (off > len)
-    off = len;
-  for (i = 0; i < off; i++) {
-    unsigned char b = (unsigned char) text[i];
-    if (b == '\n') {
-      l++;
-      c = 1;
-    } else if ((b & 0xc0) != 0x80) {
-      c++;
-    }
-  }
-  *line = l;
-  *col = c;
-}
-
 /* Records the first error: "<name>:<line>:<col>: <message>". */
 static void
 fail_at (Reader * r, GcvStatus status, size_t off, const char *fmt, ...)
@@ -107,7 +84,7 @@ fail_at (Reader * r, GcvStatus status, size_t off, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (msg, sizeof (msg), fmt, ap);
   va_end (ap);
-  line_col (r->text, r->len, off, &line, &col);
+  gcv_text_position (r->text, r->len, off, &line, &col);
   gcv_error_set (r->err, status, "%s:%d:%d: %s", r->name, line, col, msg);
 }
 

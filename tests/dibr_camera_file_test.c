@@ -17,7 +17,7 @@
  *    and what json-glib 1.6 alone would take or misread: integers beyond
  *    64 bits (read as -1), \u0000 in a key (read as the key's end);
  *  - _load(): a file, a missing file, a directory, a file over the size
- *    limit (messages name the path).
+ *    limit, a NUL byte (messages name the path).
  * Run under valgrind by hand: valgrind --leak-check=full --error-exitcode=1.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -579,6 +579,17 @@ test_load (void)
   snprintf (want, sizeof (want), "%s:2:13: expected an object", path);
   GCV_TEST_CHECK (st == GCV_ERROR_INVALID && strncmp (err.message, want, strlen (want)) == 0,
       "load bad: \"%s\"", err.message);
+
+  /* a NUL byte (a text reader would stop there): refused with its place */
+  {
+    static const char nul_text[] = "{ \"source\": {\n  \"intr\0insics\": [] } }";
+    f = fopen (path, "wb");
+    fwrite (nul_text, 1, sizeof (nul_text) - 1, f);
+    fclose (f);
+  }
+  st = gcv_dibr_camera_file_load (path, &s, &v, &err);
+  snprintf (want, sizeof (want), "camera file \"%s\": a NUL byte at line 2, column 8 (not a text file)", path);
+  GCV_TEST_CHECK (st == GCV_ERROR_INVALID && strcmp (err.message, want) == 0, "load NUL: \"%s\"", err.message);
 
   /* an empty file */
   f = fopen (path, "wb");
