@@ -214,6 +214,7 @@ static GstFlowReturn gst_cuda_video_motion_est_process (GstCudaVideoFilter * fil
     GstVideoFrame * frame);
 static gboolean gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter);
 
 static void
 gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
@@ -288,6 +289,7 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
   filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_reset);
+  filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_drain);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_EST, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, 0);
@@ -307,7 +309,6 @@ gst_cuda_video_motion_est_init (GstCudaVideoMotionEst * self)
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
   self->devices = g_strdup (DEFAULT_PROP_DEVICES);
   self->split = DEFAULT_PROP_SPLIT;
-  self->json_line = g_string_new (NULL);
   /* the output is the input buffer plus the meta (and the arrows) */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
@@ -319,7 +320,6 @@ gst_cuda_video_motion_est_finalize (GObject * object)
 
   g_free (self->location);
   g_free (self->devices);
-  g_string_free (self->json_line, TRUE);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -393,6 +393,8 @@ gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id, const G
       self->draw = g_value_get_boolean (value);
       break;
     case PROP_LOCATION:
+      if ((refused = gst_cuda_motion_export_refuses_change (GST_ELEMENT (self))) != NULL)
+        break;
       g_free (self->location);
       self->location = g_value_dup_string (value);
       break;
@@ -481,7 +483,7 @@ gst_cuda_video_motion_est_start (GstBaseTransform * trans)
 
   self->frame_number = 0;
   self->has_reference = FALSE;
-  if (!gst_cuda_motion_json_open (GST_ELEMENT (self), location, RECORDS, &self->json)) {
+  if (!gst_cuda_motion_export_open (GST_ELEMENT (self), location, RECORDS, &self->export)) {
     g_free (location);
     GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
     return FALSE;
@@ -496,8 +498,20 @@ gst_cuda_video_motion_est_stop (GstBaseTransform * trans)
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (trans);
   gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
 
-  gst_cuda_motion_json_close (GST_ELEMENT (self), &self->json, RECORDS);
+  gst_cuda_motion_export_close (&self->export, GST_ELEMENT (self));
   return ok;
+}
+
+/* At EOS (and before new caps), once every frame went out: the export's
+ * lines reach the file before EOS goes on, or an error says why not. */
+static GstFlowReturn
+gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+
+  if (self->export == NULL || gst_cuda_motion_export_finish (self->export, GST_ELEMENT (self)))
+    return GST_FLOW_OK;
+  return GST_FLOW_ERROR;
 }
 
 /* ---- per caps ------------------------------------------------------------ */
@@ -727,11 +741,9 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
     }
   }
   gst_cuda_motion_meta_add (buffer, &info, vectors);
-  if (self->json != NULL) {
-    gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), vectors);
-    if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
-      return GST_FLOW_ERROR;
-  }
+  if (self->export != NULL && !gst_cuda_motion_export_vectors (self->export, GST_ELEMENT (self), &info,
+          GST_BUFFER_PTS (buffer), vectors))
+    return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }
 

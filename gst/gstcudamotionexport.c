@@ -18,7 +18,24 @@
 #include "gstcudamotionexport.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
+
+struct _GstCudaMotionExport
+{
+  gint fd;
+  gchar *location;
+  const gchar *what;
+  GString *line;                /* the line being built */
+  guint64 lines;                /* whole lines this run wrote */
+  off_t end;                    /* the file's size after the last whole line */
+  gboolean failed;              /* an error was posted: post no other */
+};
 
 /* The start of a JSON line: frame, pts, has_reference, width, height. */
 static void
@@ -45,8 +62,8 @@ append_pixels (GString * s, gint32 q)
   g_string_append_printf (s, "%s%u%s", q < 0 ? "-" : "", m / 4, frac[m % 4]);
 }
 
-void
-gst_cuda_motion_json_line (GString * line, const GstCudaMotionFrameInfo * info, GstClockTime pts,
+static void
+json_line (GString * line, const GstCudaMotionFrameInfo * info, GstClockTime pts,
     const GcvMotionVector * vectors)
 {
   guint n = gst_cuda_motion_n_blocks (info), i;
@@ -78,8 +95,8 @@ append_decimal (GString * s, gfloat v)
   g_string_append (s, g_ascii_formatd (buf, sizeof (buf), "%.3f", (gdouble) v));
 }
 
-void
-gst_cuda_motion_json_points_line (GString * line, const GstCudaMotionPointsInfo * info, GstClockTime pts,
+static void
+json_points_line (GString * line, const GstCudaMotionPointsInfo * info, GstClockTime pts,
     const GcvVcmPoint * points, guint n_points)
 {
   guint i;
@@ -105,39 +122,174 @@ gst_cuda_motion_json_points_line (GString * line, const GstCudaMotionPointsInfo 
   g_string_append (line, "]}\n");
 }
 
+/* ---- the file ------------------------------------------------------------ */
+
 gboolean
-gst_cuda_motion_json_open (GstElement * element, const gchar * location, const gchar * what,
-    FILE ** file)
+gst_cuda_motion_export_open (GstElement * element, const gchar * location, const gchar * what,
+    GstCudaMotionExport ** export)
 {
-  *file = NULL;
+  GstCudaMotionExport *e;
+  GStatBuf st;
+  gint fd;
+
+  *export = NULL;
   if (location == NULL || *location == '\0')
     return TRUE;
-  *file = g_fopen (location, "ab");
-  if (*file == NULL) {
+  /* what exists and is not a regular file is refused before it is opened
+   * (opening a FIFO waits for a reader); O_NONBLOCK: should the path
+   * become a FIFO after the check, the open returns at once (and fstat
+   * refuses it) */
+  if (g_stat (location, &st) == 0 && !S_ISREG (st.st_mode))
+    goto not_regular;
+  fd = g_open (location, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
+  if (fd < 0) {
     GST_ELEMENT_ERROR (element, RESOURCE, OPEN_WRITE,
         ("Could not open \"%s\" to write the %s", location, what), ("%s", g_strerror (errno)));
     return FALSE;
   }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)) {
+    close (fd);
+    goto not_regular;
+  }
+  e = g_new0 (GstCudaMotionExport, 1);
+  e->fd = fd;
+  e->location = g_strdup (location);
+  e->what = what;
+  e->line = g_string_new (NULL);
+  e->end = st.st_size;
+  *export = e;
   return TRUE;
+
+not_regular:
+  GST_ELEMENT_ERROR (element, RESOURCE, OPEN_WRITE,
+      ("Could not write the %s to \"%s\": not a regular file", what, location),
+      ("a FIFO, a socket or a device as location would block the element or end the process with a "
+          "signal: write to a regular file (and follow it with tail -f, or read it after EOS)"));
+  return FALSE;
+}
+
+/* write(2) that cannot end the process: a file-size limit (ulimit -f)
+ * makes the write that crosses it raise SIGXFSZ, whose default action
+ * kills.  A library must leave the process's signal dispositions to the
+ * application, but may block a signal in its own thread: blocked, the
+ * write fails with EFBIG instead, and the SIGXFSZ it left pending on this
+ * thread is taken before the old mask returns (not one that was pending
+ * already). */
+static gssize
+write_without_signal (gint fd, const gchar * data, gsize len)
+{
+  static const struct timespec no_wait = { 0, 0 };
+  sigset_t xfsz, old, pending;
+  gboolean was_pending;
+  gssize n;
+  gint saved;
+
+  sigemptyset (&xfsz);
+  sigaddset (&xfsz, SIGXFSZ);
+  pthread_sigmask (SIG_BLOCK, &xfsz, &old);
+  was_pending = sigpending (&pending) == 0 && sigismember (&pending, SIGXFSZ);
+  n = write (fd, data, len);
+  saved = errno;
+  if (n < 0 && saved == EFBIG && !was_pending && !sigismember (&old, SIGXFSZ))
+    sigtimedwait (&xfsz, NULL, &no_wait);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  errno = saved;
+  return n;
+}
+
+/* Writes export->line whole, or takes its part out again and posts why. */
+static gboolean
+write_line (GstCudaMotionExport * export, GstElement * element)
+{
+  const gchar *data = export->line->str;
+  gsize left = export->line->len;
+  gint err = 0;
+
+  if (export->failed)
+    return FALSE;
+  while (left > 0) {
+    gssize n = write_without_signal (export->fd, data, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : ENOSPC;
+      break;
+    }
+    data += n;
+    left -= (gsize) n;
+  }
+  if (err == 0) {
+    export->end += (off_t) export->line->len;
+    export->lines++;
+    return TRUE;
+  }
+  /* a part of a line is worth less than none: readers take every line
+   * as a frame */
+  if (data != export->line->str && ftruncate (export->fd, export->end) != 0)
+    GST_WARNING_OBJECT (element, "could not take the part line out of %s: %s", export->location,
+        g_strerror (errno));
+  export->failed = TRUE;
+  if (err == ENOSPC || err == EDQUOT)
+    GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT, ("No space left to write the %s to \"%s\"",
+            export->what, export->location), ("%s; %" G_GUINT64_FORMAT " whole lines written", g_strerror (err),
+            export->lines));
+  else
+    GST_ELEMENT_ERROR (element, RESOURCE, WRITE, ("Could not write the %s to \"%s\"", export->what,
+            export->location), ("%s; %" G_GUINT64_FORMAT " whole lines written", g_strerror (err), export->lines));
+  return FALSE;
 }
 
 gboolean
-gst_cuda_motion_json_write (GstElement * element, FILE * file, const GString * line, const gchar * what)
+gst_cuda_motion_export_vectors (GstCudaMotionExport * export, GstElement * element,
+    const GstCudaMotionFrameInfo * info, GstClockTime pts, const GcvMotionVector * vectors)
 {
-  if (fwrite (line->str, 1, line->len, file) == line->len)
+  json_line (export->line, info, pts, vectors);
+  return write_line (export, element);
+}
+
+gboolean
+gst_cuda_motion_export_points (GstCudaMotionExport * export, GstElement * element,
+    const GstCudaMotionPointsInfo * info, GstClockTime pts, const GcvVcmPoint * points, guint n_points)
+{
+  json_points_line (export->line, info, pts, points, n_points);
+  return write_line (export, element);
+}
+
+gboolean
+gst_cuda_motion_export_finish (GstCudaMotionExport * export, GstElement * element)
+{
+  if (export->failed)
+    return FALSE;
+  if (fdatasync (export->fd) == 0)
     return TRUE;
-  GST_ELEMENT_ERROR (element, RESOURCE, WRITE, ("Could not write the %s", what),
-      ("%s", g_strerror (errno)));
+  export->failed = TRUE;
+  GST_ELEMENT_ERROR (element, RESOURCE, WRITE, ("Could not finish writing the %s to \"%s\"", export->what,
+          export->location), ("fdatasync: %s", g_strerror (errno)));
   return FALSE;
 }
 
 void
-gst_cuda_motion_json_close (GstElement * element, FILE ** file, const gchar * what)
+gst_cuda_motion_export_close (GstCudaMotionExport ** export, GstElement * element)
 {
-  if (*file == NULL)
+  GstCudaMotionExport *e = *export;
+
+  if (e == NULL)
     return;
-  if (fclose (*file) != 0)
-    GST_ELEMENT_WARNING (element, RESOURCE, WRITE, ("Could not finish writing the %s", what),
-        ("%s", g_strerror (errno)));
-  *file = NULL;
+  *export = NULL;
+  /* after EINTR the descriptor is closed all the same (Linux): no retry */
+  if (close (e->fd) != 0 && errno != EINTR && !e->failed)
+    GST_ELEMENT_ERROR (element, RESOURCE, CLOSE, ("Could not finish writing the %s to \"%s\"", e->what,
+            e->location), ("close: %s", g_strerror (errno)));
+  g_string_free (e->line, TRUE);
+  g_free (e->location);
+  g_free (e);
+}
+
+const gchar *
+gst_cuda_motion_export_refuses_change (GstElement * element)
+{
+  if (GST_STATE (element) <= GST_STATE_READY)
+    return NULL;
+  return "the export file cannot change while the element is PAUSED or PLAYING (set it in the NULL or "
+      "READY state)";
 }

@@ -194,6 +194,7 @@ static GstFlowReturn gst_cuda_video_vcm_complete (GstCudaVideoFilter * filter, G
 static GstFlowReturn gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame);
 static gboolean gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_vcm_reset (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_vcm_drain (GstCudaVideoFilter * filter);
 
 static void
 gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
@@ -300,6 +301,7 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
   filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_reset);
+  filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_drain);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM_INTEREST, 0);
@@ -312,7 +314,6 @@ gst_cuda_video_vcm_init (GstCudaVideoVcm * self)
   self->draw = DEFAULT_PROP_DRAW;
   self->draw_scale = DEFAULT_PROP_DRAW_SCALE;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
-  self->json_line = g_string_new (NULL);
   /* the output is the input buffer plus the meta (and the arrows) */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
@@ -323,7 +324,6 @@ gst_cuda_video_vcm_finalize (GObject * object)
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (object);
 
   g_free (self->location);
-  g_string_free (self->json_line, TRUE);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -401,6 +401,8 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
       self->draw_scale = g_value_get_int (value);
       break;
     case PROP_LOCATION:
+      if ((refused = gst_cuda_motion_export_refuses_change (GST_ELEMENT (self))) != NULL)
+        break;
       g_free (self->location);
       self->location = g_value_dup_string (value);
       break;
@@ -513,7 +515,7 @@ gst_cuda_video_vcm_start (GstBaseTransform * trans)
   }
   self->frame_number = 0;
   self->has_reference = FALSE;
-  if (!gst_cuda_motion_json_open (GST_ELEMENT (self), location, RECORDS, &self->json)) {
+  if (!gst_cuda_motion_export_open (GST_ELEMENT (self), location, RECORDS, &self->export)) {
     g_free (location);
     GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
     return FALSE;
@@ -528,8 +530,20 @@ gst_cuda_video_vcm_stop (GstBaseTransform * trans)
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (trans);
   gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
 
-  gst_cuda_motion_json_close (GST_ELEMENT (self), &self->json, RECORDS);
+  gst_cuda_motion_export_close (&self->export, GST_ELEMENT (self));
   return ok;
+}
+
+/* At EOS (and before new caps), once every frame went out: the export's
+ * lines reach the file before EOS goes on, or an error says why not. */
+static GstFlowReturn
+gst_cuda_video_vcm_drain (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+
+  if (self->export == NULL || gst_cuda_motion_export_finish (self->export, GST_ELEMENT (self)))
+    return GST_FLOW_OK;
+  return GST_FLOW_ERROR;
 }
 
 /* ---- per caps ------------------------------------------------------------ */
@@ -644,11 +658,9 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
     }
   }
   gst_cuda_motion_meta_add_points (buffer, &info, points, n_points);
-  if (self->json != NULL) {
-    gst_cuda_motion_json_points_line (self->json_line, &info, GST_BUFFER_PTS (buffer), points, n_points);
-    if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
-      return GST_FLOW_ERROR;
-  }
+  if (self->export != NULL && !gst_cuda_motion_export_points (self->export, GST_ELEMENT (self), &info,
+          GST_BUFFER_PTS (buffer), points, n_points))
+    return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }
 
