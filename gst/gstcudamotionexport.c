@@ -19,107 +19,160 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 struct _GstCudaMotionExport
 {
   gint fd;
   gchar *location;
   const gchar *what;
-  GString *line;                /* the line being built */
+  JsonGenerator *generator;     /* compact: one object, one line */
+  GString *line;                /* the line being written */
   guint64 lines;                /* whole lines this run wrote */
   off_t end;                    /* the file's size after the last whole line */
   gboolean failed;              /* an error was posted: post no other */
 };
 
-/* The start of a JSON line: frame, pts, has_reference, width, height. */
-static void
-json_begin (GString * line, guint64 frame, GstClockTime pts, gboolean has_reference, gint width,
-    gint height)
+/* ---- the lines ------------------------------------------------------------ */
+
+/* A line's object with the fields every line starts with: frame, pts
+ * (null when the buffer has none), has_reference, width, height.  Members
+ * are written in the order they are set. */
+static JsonObject *
+line_begin (guint64 frame, GstClockTime pts, gboolean has_reference, gint width, gint height)
 {
-  g_string_truncate (line, 0);
-  g_string_append_printf (line, "{\"frame\":%" G_GUINT64_FORMAT ",\"pts\":", frame);
+  JsonObject *o = json_object_new ();
+
+  json_object_set_int_member (o, "frame", (gint64) frame);
   if (GST_CLOCK_TIME_IS_VALID (pts))
-    g_string_append_printf (line, "%" G_GUINT64_FORMAT, (guint64) pts);
+    json_object_set_int_member (o, "pts", (gint64) pts);
   else
-    g_string_append (line, "null");
-  g_string_append_printf (line, ",\"has_reference\":%s,\"width\":%d,\"height\":%d",
-      has_reference ? "true" : "false", width, height);
+    json_object_set_null_member (o, "pts");
+  json_object_set_boolean_member (o, "has_reference", has_reference);
+  json_object_set_int_member (o, "width", width);
+  json_object_set_int_member (o, "height", height);
+  return o;
 }
 
-/* A quarter-pixel count as an exact decimal number of pixels. */
+/* "fields": the names of a record's numbers. */
 static void
-append_pixels (GString * s, gint32 q)
+set_fields (JsonObject * o, const gchar * const *names)
 {
-  static const char *frac[4] = { "", ".25", ".5", ".75" };
-  guint32 m = q < 0 ? (guint32) (-(gint64) q) : (guint32) q;
+  JsonArray *a = json_array_new ();
 
-  g_string_append_printf (s, "%s%u%s", q < 0 ? "-" : "", m / 4, frac[m % 4]);
+  for (; *names != NULL; names++)
+    json_array_add_string_element (a, *names);
+  json_object_set_array_member (o, "fields", a);
+}
+
+/* A displacement of @q quarter pixels, in pixels: a whole number as an
+ * integer ("2", where a double would be "2.0"), the others as a double,
+ * which json-glib writes with %.17g: exactly, as a multiple of 1/4 has at
+ * most two decimals ("-1.25"). */
+static void
+add_pixels (JsonArray * a, gint32 q)
+{
+  if (q % 4 == 0)
+    json_array_add_int_element (a, q / 4);
+  else
+    json_array_add_double_element (a, q / 4.0);
+}
+
+/* A point's float, written with the digits that read back as the same
+ * float: what the meta holds.  JSON has no NaN or infinity: null. */
+static void
+add_float (JsonArray * a, gfloat v)
+{
+  if (isfinite (v))
+    json_array_add_double_element (a, v);
+  else
+    json_array_add_null_element (a);
+}
+
+/* @o as one line of JSON and a newline into export->line (takes @o). */
+static void
+line_end (GstCudaMotionExport * export, JsonObject * o)
+{
+  JsonNode *root = json_node_init_object (json_node_alloc (), o);
+
+  json_object_unref (o);
+  json_generator_set_root (export->generator, root);
+  json_node_unref (root);
+  g_string_truncate (export->line, 0);
+  json_generator_to_gstring (export->generator, export->line);
+  g_string_append_c (export->line, '\n');
+  /* the generator's copy holds the frame's tree: let it go now */
+  json_generator_set_root (export->generator, NULL);
 }
 
 static void
-json_line (GString * line, const GstCudaMotionFrameInfo * info, GstClockTime pts,
+vectors_line (GstCudaMotionExport * export, const GstCudaMotionFrameInfo * info, GstClockTime pts,
     const GcvMotionVector * vectors)
 {
+  static const gchar *const fields[] = { "x", "y", "dx", "dy", "sad", NULL };
+  const GcvMotionParams *p = info->params;
+  JsonObject *o = line_begin (info->frame, pts, info->has_reference, info->width, info->height);
+  JsonArray *blocks;
   guint n = gst_cuda_motion_n_blocks (info), i;
 
-  json_begin (line, info->frame, pts, info->has_reference, info->width, info->height);
-  g_string_append_printf (line, ",\"block_width\":%d,\"block_height\":%d,\"grid_width\":%d,"
-      "\"grid_height\":%d,\"method\":\"%s\",\"subpel\":%d,"
-      "\"fields\":[\"x\",\"y\",\"dx\",\"dy\",\"sad\"],\"blocks\":[",
-      info->params->block_width, info->params->block_height,
-      gcv_motion_grid_cols (info->width, info->params), gcv_motion_grid_rows (info->height, info->params),
-      info->params->method == GCV_MOTION_METHOD_MODS ? "mods" : "full", (gint) info->params->subpel);
+  json_object_set_int_member (o, "block_width", p->block_width);
+  json_object_set_int_member (o, "block_height", p->block_height);
+  json_object_set_int_member (o, "grid_width", gcv_motion_grid_cols (info->width, p));
+  json_object_set_int_member (o, "grid_height", gcv_motion_grid_rows (info->height, p));
+  json_object_set_string_member (o, "method", p->method == GCV_MOTION_METHOD_MODS ? "mods" : "full");
+  json_object_set_int_member (o, "subpel", (gint) p->subpel);
+  set_fields (o, fields);
+  blocks = json_array_sized_new (n);
   for (i = 0; i < n; i++) {
     const GcvMotionVector *v = &vectors[i];
-    g_string_append_printf (line, "%s[%d,%d,", i ? "," : "", v->x, v->y);
-    append_pixels (line, v->dx);
-    g_string_append_c (line, ',');
-    append_pixels (line, v->dy);
-    g_string_append_printf (line, ",%u]", v->sad);
+    JsonArray *b = json_array_sized_new (5);
+
+    json_array_add_int_element (b, v->x);
+    json_array_add_int_element (b, v->y);
+    add_pixels (b, v->dx);
+    add_pixels (b, v->dy);
+    json_array_add_int_element (b, v->sad);
+    json_array_add_array_element (blocks, b);
   }
-  g_string_append (line, "]}\n");
-}
-
-/* A float with 3 decimals, '.' whatever the locale. */
-static void
-append_decimal (GString * s, gfloat v)
-{
-  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append (s, g_ascii_formatd (buf, sizeof (buf), "%.3f", (gdouble) v));
+  json_object_set_array_member (o, "blocks", blocks);
+  line_end (export, o);
 }
 
 static void
-json_points_line (GString * line, const GstCudaMotionPointsInfo * info, GstClockTime pts,
+points_line (GstCudaMotionExport * export, const GstCudaMotionPointsInfo * info, GstClockTime pts,
     const GcvVcmPoint * points, guint n_points)
 {
+  static const gchar *const fields[] = { "x", "y", "dx", "dy", "score", NULL };
+  JsonObject *o = line_begin (info->frame, pts, info->has_reference, info->width, info->height);
+  JsonArray *records;
   guint i;
 
-  json_begin (line, info->frame, pts, info->has_reference, info->width, info->height);
-  g_string_append_printf (line, ",\"n_points\":%u,\"window_size\":%d,\"template_size\":%d,"
-      "\"search_size\":%d,\"fields\":[\"x\",\"y\",\"dx\",\"dy\",\"score\"],\"points\":[",
-      n_points, info->params->window_size, info->params->template_size, info->params->search_size);
+  json_object_set_int_member (o, "n_points", n_points);
+  json_object_set_int_member (o, "window_size", info->params->window_size);
+  json_object_set_int_member (o, "template_size", info->params->template_size);
+  json_object_set_int_member (o, "search_size", info->params->search_size);
+  set_fields (o, fields);
+  records = json_array_sized_new (n_points);
   for (i = 0; i < n_points; i++) {
-    const GcvVcmPoint *p = &points[i];
-    g_string_append (line, i ? ",[" : "[");
-    append_decimal (line, p->x);
-    g_string_append_c (line, ',');
-    append_decimal (line, p->y);
-    g_string_append_c (line, ',');
-    append_decimal (line, p->dx);
-    g_string_append_c (line, ',');
-    append_decimal (line, p->dy);
-    g_string_append_c (line, ',');
-    append_decimal (line, p->score);
-    g_string_append_c (line, ']');
+    const GcvVcmPoint *pt = &points[i];
+    JsonArray *r = json_array_sized_new (5);
+
+    add_float (r, pt->x);
+    add_float (r, pt->y);
+    add_float (r, pt->dx);
+    add_float (r, pt->dy);
+    add_float (r, pt->score);
+    json_array_add_array_element (records, r);
   }
-  g_string_append (line, "]}\n");
+  json_object_set_array_member (o, "points", records);
+  line_end (export, o);
 }
 
 /* ---- the file ------------------------------------------------------------ */
@@ -155,6 +208,7 @@ gst_cuda_motion_export_open (GstElement * element, const gchar * location, const
   e->fd = fd;
   e->location = g_strdup (location);
   e->what = what;
+  e->generator = json_generator_new ();
   e->line = g_string_new (NULL);
   e->end = st.st_size;
   *export = e;
@@ -243,7 +297,7 @@ gboolean
 gst_cuda_motion_export_vectors (GstCudaMotionExport * export, GstElement * element,
     const GstCudaMotionFrameInfo * info, GstClockTime pts, const GcvMotionVector * vectors)
 {
-  json_line (export->line, info, pts, vectors);
+  vectors_line (export, info, pts, vectors);
   return write_line (export, element);
 }
 
@@ -251,7 +305,7 @@ gboolean
 gst_cuda_motion_export_points (GstCudaMotionExport * export, GstElement * element,
     const GstCudaMotionPointsInfo * info, GstClockTime pts, const GcvVcmPoint * points, guint n_points)
 {
-  json_points_line (export->line, info, pts, points, n_points);
+  points_line (export, info, pts, points, n_points);
   return write_line (export, element);
 }
 
@@ -280,6 +334,7 @@ gst_cuda_motion_export_close (GstCudaMotionExport ** export, GstElement * elemen
   if (close (e->fd) != 0 && errno != EINTR && !e->failed)
     GST_ELEMENT_ERROR (element, RESOURCE, CLOSE, ("Could not finish writing the %s to \"%s\"", e->what,
             e->location), ("close: %s", g_strerror (errno)));
+  g_object_unref (e->generator);
   g_string_free (e->line, TRUE);
   g_free (e->location);
   g_free (e);

@@ -33,10 +33,11 @@ typedef struct _GstCudaMotionExport GstCudaMotionExport;
  * vectors"). */
 gboolean gst_cuda_motion_export_open (GstElement * element, const gchar * location, const gchar * what,
     GstCudaMotionExport ** export);
-/* Writes one frame's line into the file, whole: for a block grid the
- * frame's fields and "blocks": [[x, y, dx, dy, sad], ...] (dx, dy in
- * pixels, exact quarter-pixel decimals), for points "points": [[x, y, dx,
- * dy, score], ...] (3 decimals); pts GST_CLOCK_TIME_NONE is null.  Whole:
+/* Writes one frame's line (built with json-glib) into the file, whole:
+ * for a block grid the frame's fields and "blocks": [[x, y, dx, dy, sad],
+ * ...] (dx, dy in pixels, exact quarter-pixel decimals), for points
+ * "points": [[x, y, dx, dy, score], ...] (each float with the digits that
+ * read back as that float); pts GST_CLOCK_TIME_NONE is null.  Whole:
  * a line that cannot be written completely is taken out again, so the
  * file only ever holds whole lines.  FALSE, with a RESOURCE error posted
  * (NO_SPACE_LEFT for a full filesystem or quota), when it could not. */
