@@ -59,6 +59,7 @@ struct _GstCudaVideoMotionEst
   GcvMotionParams params;
   gboolean draw;
   gchar *location;
+  gboolean append;
   gchar *devices;               /* as set; "" = the element's device */
   GstCudaVideoMotionSplit split;
 

@@ -178,8 +178,8 @@ points_line (GstCudaMotionExport * export, const GstCudaMotionPointsInfo * info,
 /* ---- the file ------------------------------------------------------------ */
 
 gboolean
-gst_cuda_motion_export_open (GstElement * element, const gchar * location, const gchar * what,
-    GstCudaMotionExport ** export)
+gst_cuda_motion_export_open (GstElement * element, const gchar * location, gboolean append,
+    const gchar * what, GstCudaMotionExport ** export)
 {
   GstCudaMotionExport *e;
   GStatBuf st;
@@ -194,7 +194,7 @@ gst_cuda_motion_export_open (GstElement * element, const gchar * location, const
    * refuses it) */
   if (g_stat (location, &st) == 0 && !S_ISREG (st.st_mode))
     goto not_regular;
-  fd = g_open (location, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
+  fd = g_open (location, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (append ? O_APPEND : O_TRUNC), 0666);
   if (fd < 0) {
     GST_ELEMENT_ERROR (element, RESOURCE, OPEN_WRITE,
         ("Could not open \"%s\" to write the %s", location, what), ("%s", g_strerror (errno)));
@@ -345,6 +345,6 @@ gst_cuda_motion_export_refuses_change (GstElement * element)
 {
   if (GST_STATE (element) <= GST_STATE_READY)
     return NULL;
-  return "the export file cannot change while the element is PAUSED or PLAYING (set it in the NULL or "
-      "READY state)";
+  return "the export file cannot change while the element is PAUSED or PLAYING (set location and append "
+      "in the NULL or READY state)";
 }

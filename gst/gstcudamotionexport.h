@@ -25,14 +25,14 @@ G_BEGIN_DECLS
 typedef struct _GstCudaMotionExport GstCudaMotionExport;
 
 /* Opens @location for the export (NULL or "": none, *export NULL),
- * appending to what it holds.  Only a regular file (created when
- * missing): a FIFO would block the state change until a reader comes and
- * end the process with SIGPIPE when it goes, a device never fills.
- * FALSE, with a RESOURCE OPEN_WRITE error posted on @element, when it
- * cannot be opened; @what names the records in messages ("motion
- * vectors"). */
-gboolean gst_cuda_motion_export_open (GstElement * element, const gchar * location, const gchar * what,
-    GstCudaMotionExport ** export);
+ * emptied, or kept and appended to with @append.  Only a regular file
+ * (created when missing): a FIFO would block the state change until a
+ * reader comes and end the process with SIGPIPE when it goes, a device
+ * never fills.  FALSE, with a RESOURCE OPEN_WRITE error posted on
+ * @element, when it cannot be opened; @what names the records in messages
+ * ("motion vectors"). */
+gboolean gst_cuda_motion_export_open (GstElement * element, const gchar * location, gboolean append,
+    const gchar * what, GstCudaMotionExport ** export);
 /* Writes one frame's line (built with json-glib) into the file, whole:
  * for a block grid the frame's fields and "blocks": [[x, y, dx, dy, sad],
  * ...] (dx, dy in pixels, exact quarter-pixel decimals), for points
@@ -54,9 +54,10 @@ gboolean gst_cuda_motion_export_finish (GstCudaMotionExport * export, GstElement
  * posted when the file cannot be closed. */
 void gst_cuda_motion_export_close (GstCudaMotionExport ** export, GstElement * element);
 
-/* For set_property of location: NULL when it may change now, else why it
- * may not (for gst_cuda_video_filter_warn_rejected()): the file is open
- * while the element is PAUSED or PLAYING.  Under the object lock. */
+/* For set_property of location and append: NULL when they may change
+ * now, else why not (for gst_cuda_video_filter_warn_rejected()): the file
+ * is open while the element is PAUSED or PLAYING.  Under the object
+ * lock. */
 const gchar *gst_cuda_motion_export_refuses_change (GstElement * element);
 
 G_END_DECLS

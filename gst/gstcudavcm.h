@@ -56,6 +56,7 @@ struct _GstCudaVideoVcm
   gboolean draw;
   gint draw_scale;
   gchar *location;
+  gboolean append;
 
   /* streaming thread (and start / stop) */
   GstCudaMotionExport *export;  /* location's file, from start to stop */

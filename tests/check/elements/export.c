@@ -13,8 +13,9 @@
  *  - what is not a regular file (a FIFO with and without a reader, a
  *    directory, /dev/null): refused at start with an error, at once (a
  *    FIFO without a reader used to block the state change forever);
- *  - location cannot change while the file is open (PAUSED, PLAYING): a
- *    warning, the value kept.
+ *  - location (and append) cannot change while the file is open (PAUSED,
+ *    PLAYING): a warning, the value kept;
+ *  - location is emptied at start, append=true keeps what it holds.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -285,8 +286,8 @@ GST_START_TEST (test_not_regular)
 
 GST_END_TEST;
 
-/* location is the open file's while PAUSED or PLAYING: a change is
- * refused with a warning, the file goes on. */
+/* location and append are the open file's while PAUSED or PLAYING: a
+ * change is refused with a warning, the file goes on. */
 GST_START_TEST (test_location_while_running)
 {
   gchar *dir = g_dir_make_tmp ("export-XXXXXX", NULL);
@@ -300,24 +301,26 @@ GST_START_TEST (test_location_while_running)
     GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "e");
     GstBus *bus = gst_element_get_bus (pipe);
     GstMessage *msg;
-    gchar *now = NULL, *text = NULL;
+    gchar *now = NULL;
+    gboolean append = TRUE;
+    guint refusals = 0;
 
     fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
     fail_unless (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
-    g_object_set (e, "location", other, NULL);
-    g_object_get (e, "location", &now, NULL);
+    g_object_set (e, "location", other, "append", TRUE, NULL);
+    g_object_get (e, "location", &now, "append", &append, NULL);
     fail_unless_equals_string (now, path);
-    /* (cuda* without a GPU also warn that they fall back) */
-    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING)) != NULL && text == NULL) {
+    fail_if (append, "%s: append changed while PAUSED", names[i]);
+    /* one warning each (cuda* without a GPU also warn that they fall back) */
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING)) != NULL) {
       GError *err = NULL;
       gst_message_parse_warning (msg, &err, NULL);
-      if (strstr (err->message, "location") != NULL)
-        text = g_strdup (err->message);
+      GST_INFO ("%s: %s", names[i], err->message);
+      refusals += strstr (err->message, "refused") != NULL && strstr (err->message, "PAUSED or PLAYING") != NULL;
       g_error_free (err);
       gst_message_unref (msg);
     }
-    fail_unless (text != NULL, "%s: no warning about location", names[i]);
-    GST_INFO ("%s: %s", names[i], text);
+    fail_unless_equals_int (refusals, 2);
     msg = run_to_end (pipe);
     fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
     fail_unless_equals_int (check_whole_lines (path, names[i]), N_FRAMES);
@@ -331,7 +334,6 @@ GST_START_TEST (test_location_while_running)
     fail_unless_equals_string (now, other);
     g_unlink (path);
     g_free (now);
-    g_free (text);
     g_free (props);
     gst_object_unref (bus);
     gst_object_unref (e);
@@ -340,6 +342,59 @@ GST_START_TEST (test_location_while_running)
   g_rmdir (dir);
   g_free (path);
   g_free (other);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
+/* location is emptied at start (frame numbers restart at 0 with every
+ * run: two runs used to leave 2 N lines numbered 0 .. N-1 twice);
+ * append=true keeps what the file holds, as filesink's append. */
+GST_START_TEST (test_append)
+{
+  gchar *dir = g_dir_make_tmp ("export-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "lines.jsonl", NULL);
+  const gchar *earlier = "{\"an earlier line\":true}\n";
+  guint i, run, append;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gchar *text = NULL;
+
+    /* emptied: what was there, and the first run, are gone; with
+     * append=true: the earlier line, then both runs, numbered from 0 */
+    for (append = 0; append < 2; append++) {
+      fail_unless (g_file_set_contents (path, earlier, -1, NULL));
+      for (run = 0; run < 2; run++) {
+        gchar *props = g_strdup_printf ("location=%s append=%s", path, append ? "true" : "false");
+        GstElement *pipe = export_pipeline (names[i], props, 5 + run, 64, 48);
+        GstMessage *msg = run_to_end (pipe);
+        fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+        gst_message_unref (msg);
+        gst_element_set_state (pipe, GST_STATE_NULL);
+        gst_object_unref (pipe);
+        g_free (props);
+      }
+      if (!append)
+        fail_unless_equals_int (check_whole_lines (path, names[i]), 6);
+    }
+    fail_unless (g_file_get_contents (path, &text, NULL, NULL));
+    fail_unless (g_str_has_prefix (text, earlier), "%s: append=true lost what the file held", names[i]);
+    {
+      gchar **lines = g_strsplit (text + strlen (earlier), "\n", -1);
+      guint k;
+      fail_unless_equals_int (g_strv_length (lines), 5 + 6 + 1);
+      for (k = 0; k < 11; k++) {
+        gchar *head = g_strdup_printf ("{\"frame\":%u,", k < 5 ? k : k - 5);
+        fail_unless (g_str_has_prefix (lines[k], head), "%s: line %u is %.40s", names[i], k, lines[k]);
+        g_free (head);
+      }
+      g_strfreev (lines);
+    }
+    g_free (text);
+    g_unlink (path);
+  }
+  g_rmdir (dir);
+  g_free (path);
   g_free (dir);
 }
 
@@ -356,6 +411,7 @@ export_suite (void)
   tcase_add_test (tc, test_file_size_limit);
   tcase_add_test (tc, test_not_regular);
   tcase_add_test (tc, test_location_while_running);
+  tcase_add_test (tc, test_append);
   return s;
 }
 
