@@ -2,7 +2,8 @@
  * the same under a locale whose decimal point is ',' (de_DE.UTF-8, as a
  * GStreamer application that called setlocale (LC_ALL, "") in Germany
  * runs): cpuconv3d's kernel-file ("0.5" was refused as not a finite number
- * by the C library's strtod), cpudibr's camera-file.
+ * by the C library's strtod), cpudibr's camera-file, and the JSON-lines
+ * export of cpumotionest and cpuvcm (fractions with '.').
  *
  * The whole program runs under LC_ALL=de_DE.UTF-8 (set with setlocale in
  * main); it exits 77 (skipped), saying why, where that locale cannot be set
@@ -11,6 +12,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <locale.h>
+#include <math.h>
 #include <glib/gstdio.h>
 
 #include "gcv-check.h"
@@ -124,6 +126,75 @@ GST_START_TEST (test_camera_file)
 
 GST_END_TEST;
 
+/* The JSON-lines export: every record of 5 numbers (a decimal comma would
+ * split "0,25" in two), fractions written with '.', as in any locale. */
+GST_START_TEST (test_export)
+{
+  static const gchar *const elements[][2] = {
+    {"cpumotionest", "subpel=quarter search-range-x=8 search-range-y=8"},
+    {"cpuvcm", "window-size=8"},
+  };
+  gchar *dir = g_dir_make_tmp ("locale-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "lines.jsonl", NULL);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (elements); i++) {
+    gchar *desc = g_strdup_printf ("videotestsrc pattern=ball num-buffers=6 ! video/x-raw,format=GRAY8,width=96,"
+        "height=64 ! %s location=%s %s ! fakesink", elements[i][0], path, elements[i][1]);
+    GstElement *pipe = gst_parse_launch (desc, NULL);
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *msg;
+    gchar *text = NULL, **lines;
+    guint l, records = 0, fractions = 0;
+
+    fail_unless (pipe != NULL, "%s", desc);
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s did not reach EOS", elements[i][0]);
+    gst_message_unref (msg);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    fail_unless (g_file_get_contents (path, &text, NULL, NULL));
+    lines = g_strsplit (text, "\n", -1);
+    fail_unless_equals_int (g_strv_length (lines), 7);
+    for (l = 0; l < 6; l++) {
+      /* the records: "[a,b,c,d,e]" after "blocks":[ or "points":[ */
+      const gchar *p = strstr (lines[l], i == 0 ? "\"blocks\":[" : "\"points\":[");
+      fail_unless (p != NULL, "%s: line %u has no records", elements[i][0], l);
+      p += strlen ("\"blocks\":[");
+      while (*p == '[') {
+        const gchar *end = strchr (p, ']');
+        gchar *record = g_strndup (p + 1, end - p - 1), **nums = g_strsplit (record, ",", -1);
+        guint k;
+        fail_unless_equals_int (g_strv_length (nums), 5);
+        for (k = 0; k < 5; k++) {
+          gchar *e;
+          gdouble v = g_ascii_strtod (nums[k], &e);
+          fail_unless (*e == '\0' && isfinite (v), "%s: \"%s\" is not a number", elements[i][0], nums[k]);
+          fractions += strchr (nums[k], '.') != NULL && v != floor (v);
+        }
+        records++;
+        g_strfreev (nums);
+        g_free (record);
+        p = end + 1 + (end[1] == ',');
+      }
+    }
+    fail_unless (records > 0 && fractions > 0, "%s: %u records, %u fractions: the case tests nothing",
+        elements[i][0], records, fractions);
+    GST_INFO ("%s: %u records, %u fractions", elements[i][0], records, fractions);
+    g_strfreev (lines);
+    g_free (text);
+    g_unlink (path);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+    g_free (desc);
+  }
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 static Suite *
 locale_suite (void)
 {
@@ -133,6 +204,7 @@ locale_suite (void)
   tcase_add_test (tc, test_kernel_parse);
   tcase_add_test (tc, test_kernel_file);
   tcase_add_test (tc, test_camera_file);
+  tcase_add_test (tc, test_export);
   return s;
 }
 
