@@ -7,12 +7,13 @@
  */
 #include "conv3d.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <glib.h>
 
 static const char *const algorithm_names[GCV_CONV3D_N_ALGORITHMS] = {
   "auto", "baseline", "shared", "streaming", "fft3d", "fft-hybrid"
@@ -267,7 +268,7 @@ gcv_conv3d_kernel_parse (const char *text, float **out, int *n_out)
     if (*p == '\n') {
       line++;
       p++;
-    } else if (isspace ((unsigned char) *p) || *p == ',') {
+    } else if (g_ascii_isspace (*p) || *p == ',') {
       p++;
     } else if (*p == '#') {
       while (*p && *p != '\n')
@@ -276,11 +277,11 @@ gcv_conv3d_kernel_parse (const char *text, float **out, int *n_out)
       char *end;
       double d;
       errno = 0;
-      d = strtod (p, &end);
-      if (end == p || (*end && !isspace ((unsigned char) *end) && *end != ',' && *end != '#')
+      d = g_ascii_strtod (p, &end);
+      if (end == p || (*end && !g_ascii_isspace (*end) && *end != ',' && *end != '#')
           || !isfinite (d) || fabs (d) > 3.4e38) {
         int len = 0;
-        while (p[len] && !isspace ((unsigned char) p[len]) && p[len] != ',' && len < 24)
+        while (p[len] && !g_ascii_isspace (p[len]) && p[len] != ',' && len < 24)
           len++;
         snprintf (msg, sizeof (msg), "line %d: \"%.*s\" is not a finite number", line, len, p);
         free (v);

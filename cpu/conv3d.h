@@ -168,8 +168,9 @@ const char *gcv_conv3d_kernel_build (const GcvConv3dKernelSpec * spec, float *ou
 int gcv_conv3d_kernel_normalize (float *k, int n);
 
 /* Parses a kernel file: numbers separated by white space or commas, '#'
- * starts a comment to the end of the line.  On success *out (malloc'd,
- * free with free()) holds the *n values.  NULL or a message with the line
+ * starts a comment to the end of the line; a number's decimal point is '.'
+ * whatever the locale (g_ascii_strtod).  On success *out (malloc'd, free
+ * with free()) holds the *n values.  NULL or a message with the line
  * number of the bad token. */
 const char *gcv_conv3d_kernel_parse (const char *text, float **out, int *n);
 

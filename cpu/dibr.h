@@ -461,16 +461,27 @@ gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, un
  *    "fy", "cx", "cy" and optionally "skew" (s, default 0).  fx and fy
  *    in pixels, GCV_DIBR_MIN_FOCAL .. GCV_DIBR_MAX_FOCAL (the
  *    focal-length property's range: 1e-300 passes "> 0" but makes K
- *    singular).
+ *    singular); cx, cy and s at most GCV_DIBR_MAX_PRINCIPAL pixels either
+ *    way (a principal point 30 widths of the largest frame away from it).
+ *  - Every value is bounded so that every warp the renderer makes from
+ *    two such cameras is finite (gcv_dibr_warp_make(): with |det| >
+ *    1e-12, K^-1 entries stay below 3e12, R^-1 entries below 3e24, the
+ *    warp's A below 1e51 and t below 1e48, the projected points below
+ *    1e65): a file that loads renders.
  *  - "extrinsics": E as 16 numbers, row-major, world -> camera (so a
  *    camera centred at world point C with rotation R has the last column
  *    -R C); the last row must be 0 0 0 1 and the 3x3 part invertible
- *    (|det| > 1e-12, finite; it need not be a rotation).
+ *    (|det| > 1e-12, finite; it need not be a rotation).  Entries of the
+ *    3x3 part at most GCV_DIBR_MAX_LINEAR either way (a rotation's are at
+ *    most 1), of the translation GCV_DIBR_MAX_TRANSLATION (z-far's limit).
  *  - Strict JSON (RFC 8259; a leading UTF-8 byte-order mark is skipped):
  *    no comments, no trailing commas, no NaN / Infinity, every number
- *    finite as a double; nesting at most GCV_DIBR_CAMERA_FILE_MAX_DEPTH
- *    deep and at most GCV_DIBR_CAMERA_FILE_MAX_VALUES values.  Unknown and
- *    duplicate keys are errors (a typo must not pass silently).
+ *    finite as a double, an integer (no fraction, no exponent) within 64
+ *    bits (json-glib holds it so), no \u0000 in strings; nesting at most
+ *    GCV_DIBR_CAMERA_FILE_MAX_DEPTH deep and at most
+ *    GCV_DIBR_CAMERA_FILE_MAX_VALUES values.  Unknown and duplicate keys
+ *    are errors (a typo must not pass silently).  Numbers are read the
+ *    same whatever the locale's decimal point.
  * A bad file gives GCV_ERROR_INVALID and a message "<name>:<line>:<column>:
  * <what was expected> in <where>", e.g. "camera.json:3:17: expected a
  * number in source.intrinsics[4], got a string" (lines and columns from 1,
@@ -478,6 +489,9 @@ gcv_dibr_unpack_pixel (const GcvDibrPacked * p, int x, int y, uint8_t * rgba, un
 #define GCV_DIBR_CAMERA_FILE_MAX_DEPTH 16
 #define GCV_DIBR_MIN_FOCAL 1.0
 #define GCV_DIBR_MAX_FOCAL 1e6
+#define GCV_DIBR_MAX_PRINCIPAL 1e6      /* |cx|, |cy|, |s|, pixels */
+#define GCV_DIBR_MAX_LINEAR 1e6         /* |entry| of E's 3x3 part */
+#define GCV_DIBR_MAX_TRANSLATION 1e9    /* |entry| of E's last column, z units */
 #define GCV_DIBR_CAMERA_FILE_MAX_VALUES 10000
 #define GCV_DIBR_CAMERA_FILE_MAX_BYTES (1 << 20)   /* _load() reads at most 1 MiB */
 

@@ -1,55 +1,50 @@
 /* gst-cuda-video: the DIBR full mode's camera file (format in dibr.h).
  *
- * A small strict JSON reader (RFC 8259: objects, arrays, numbers with
- * exponents, strings with escapes and UTF-8, true / false / null) builds a
- * tree of the file; a second pass checks the tree against the camera
- * format.  Every node keeps the byte offset of its first character, so both
- * passes can name the line and column of what is wrong; the parser also
- * keeps the path of the value it is in ("source.intrinsics[4]") for its
- * syntax errors.  Only the first error is reported.  No library: the
- * project has no JSON dependency and a camera file is a few hundred bytes.
+ * json-glib builds the tree and the camera format is read from it; before
+ * that, one pass over the text checks that it is strict JSON (RFC 8259)
+ * within the limits, because json-glib 1.6 (Debian 12) is lenient where a
+ * camera file must not be: it takes comments, single-quoted strings, hex
+ * and octal numbers (01000 is 512), control characters and unknown escapes
+ * in strings, several top-level values, and the last of duplicate keys;
+ * it turns an integer beyond 64 bits into -1 (400 nines, 2^64) and 1e400
+ * into infinity, recurses without a depth limit (200000 '[' overflow the
+ * stack), and its syntax errors point at the token before the mistake.
  *
- * Numbers: the grammar is checked here, the conversion is strtod's (glibc
- * rounds correctly, so "1000.5" lands in the camera exactly as the double
- * nearest to it), with the '.' replaced by the locale's decimal point so a
- * program that called setlocale() (GStreamer applications do) reads the
- * same values.
+ * The check keeps no tree: a stack of the open objects and arrays (at most
+ * GCV_DIBR_CAMERA_FILE_MAX_DEPTH), the path of the value it is in
+ * ("source.intrinsics[4]") for its messages, and the byte offset where
+ * every value and every key starts, in file order.  json-glib's objects
+ * keep their members in that order (json_object_iter_init_ordered), so
+ * one walk of its tree gives every JsonNode its offset: the messages about
+ * values name their line and column too.  Only the first error is
+ * reported: "<name>:<line>:<column>: <what was expected> in <where>".
+ *
+ * Numbers: the JSON grammar is checked here, and the integers json-glib
+ * holds in 64 bits must fit there; the values are json-glib's: integers by
+ * g_ascii_strtoull, the others by g_strtod, which reads a JSON number as
+ * g_ascii_strtod does whatever the locale (the C library's strtod stops at
+ * a '.' that is not the locale's decimal point, and g_strtod then takes
+ * g_ascii_strtod's reading).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "dibr.h"
 
 #include <errno.h>
-#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef enum {
-  J_NULL,
-  J_BOOL,
-  J_NUMBER,
-  J_STRING,
-  J_ARRAY,
-  J_OBJECT,
-} JType;
+#include <json-glib/json-glib.h>
 
-typedef struct JNode JNode;
-struct JNode {
-  JType type;
-  size_t offset;                /* byte offset of the value's first character */
-  double number;                /* J_NUMBER (finite) */
-  int boolean;                  /* J_BOOL */
-  char *str;                    /* J_STRING: decoded, NUL-terminated (may hold NULs: str_len) */
-  size_t str_len;
-  /* a member of an object: its key (decoded like a string) and the offset
-   * of the key's opening quote */
-  char *key;
-  size_t key_len;
-  size_t key_offset;
-  JNode *first, *last, *next;   /* children in file order; next sibling */
-  int n_children;
-};
+/* An open object or array of the check. */
+typedef struct {
+  gboolean object;
+  int n;                        /* members or elements completed */
+  size_t path_len;              /* the length of the container's own path */
+  GHashTable *keys;             /* an object's keys so far, decoded */
+  char key[48];                 /* an object's current key, as messages show it */
+} Level;
 
 typedef struct {
   const char *text;
@@ -59,57 +54,38 @@ typedef struct {
   int n_values;
   GcvError *err;
   GcvStatus status;             /* GCV_OK until the first error */
-  char path[256];               /* where the parser is: "source.intrinsics[4]" */
-} JParser;
+  char path[256];               /* where the check is: "source.intrinsics[4]" */
+  GArray *values;               /* size_t: where each value starts, in file order */
+  GArray *keys;                 /* size_t: where each key starts, in file order */
+  GHashTable *where;            /* JsonNode -> its index in values (+ 1) */
+  GHashTable *key_where;        /* a member's JsonNode -> its index in keys (+ 1) */
+} Reader;
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* Line and column (from 1; columns in characters: UTF-8 continuation bytes
- * do not count) of byte offset off. */
-static void
-line_col (const char *text, size_t len, size_t off, int *line, int *col)
-{
-  size_t i;
-  int l = 1, c = 1;
-
-  if (off > len)
-    off = len;
-  for (i = 0; i < off; i++) {
-    unsigned char b = (unsigned char) text[i];
-    if (b == '\n') {
-      l++;
-      c = 1;
-    } else if ((b & 0xc0) != 0x80) {
-      c++;
-    }
-  }
-  *line = l;
-  *col = c;
-}
-
 /* Records the first error: "<name>:<line>:<col>: <message>". */
 static void
-fail_at (JParser * p, GcvStatus status, size_t off, const char *fmt, ...)
+fail_at (Reader * r, GcvStatus status, size_t off, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__ ((format (printf, 4, 5)))
 #endif
     ;
 
 static void
-fail_at (JParser * p, GcvStatus status, size_t off, const char *fmt, ...)
+fail_at (Reader * r, GcvStatus status, size_t off, const char *fmt, ...)
 {
   char msg[400];
   va_list ap;
   int line, col;
 
-  if (p->status != GCV_OK)
+  if (r->status != GCV_OK)
     return;
-  p->status = status;
+  r->status = status;
   va_start (ap, fmt);
   vsnprintf (msg, sizeof (msg), fmt, ap);
   va_end (ap);
-  line_col (p->text, p->len, off, &line, &col);
-  gcv_error_set (p->err, status, "%s:%d:%d: %s", p->name, line, col, msg);
+  gcv_text_position (r->text, r->len, off, &line, &col);
+  gcv_error_set (r->err, status, "%s:%d:%d: %s", r->name, line, col, msg);
 }
 
 /* A key for a message: at most 40 bytes, bytes other than printable ASCII
@@ -142,16 +118,15 @@ where (const char *path, char *buf, size_t size)
 /* What is at offset off, for "got ...": "the end of the file", 'x',
  * 'NaN' (a run of letters, digits and signs, as a bare word) or a byte. */
 static const char *
-got_show (JParser * p, size_t off, char *buf, size_t size)
+got_show (Reader * r, size_t off, char *buf, size_t size)
 {
-  const char *t = p->text;
+  const char *t = r->text;
   size_t n = 0;
 
-  if (off >= p->len)
+  if (off >= r->len)
     return "the end of the file";
-  while (off + n < p->len && n < 24 && ((t[off + n] >= 'a' && t[off + n] <= 'z')
-          || (t[off + n] >= 'A' && t[off + n] <= 'Z') || (t[off + n] >= '0' && t[off + n] <= '9')
-          || t[off + n] == '_' || t[off + n] == '+' || t[off + n] == '-' || t[off + n] == '.'))
+  while (off + n < r->len && n < 24 && (g_ascii_isalnum (t[off + n]) || t[off + n] == '_' || t[off + n] == '+'
+          || t[off + n] == '-' || t[off + n] == '.'))
     n++;
   if (n > 1) {
     snprintf (buf, size, "'%.*s'", (int) n, t + off);
@@ -176,81 +151,23 @@ nan_hint (const char *got)
   return "";
 }
 
-static const char *
-type_show (JType t)
-{
-  switch (t) {
-    case J_NULL:
-      return "null";
-    case J_BOOL:
-      return "a boolean";
-    case J_NUMBER:
-      return "a number";
-    case J_STRING:
-      return "a string";
-    case J_ARRAY:
-      return "an array";
-    case J_OBJECT:
-      return "an object";
-  }
-  return "?";
-}
-
-/* ---- the JSON reader ------------------------------------------------------ */
+/* ---- the strict check: tokens ----------------------------------------------- */
 
 static void
-node_free (JNode * n)
+skip_ws (Reader * r)
 {
-  while (n != NULL) {
-    JNode *next = n->next;
-    node_free (n->first);       /* depth is limited: the recursion is short */
-    free (n->str);
-    free (n->key);
-    free (n);
-    n = next;
-  }
-}
-
-static void
-skip_ws (JParser * p)
-{
-  while (p->pos < p->len) {
-    char c = p->text[p->pos];
+  while (r->pos < r->len) {
+    char c = r->text[r->pos];
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
       break;
-    p->pos++;
+    r->pos++;
   }
 }
 
 static int
-peek (JParser * p)
+peek (Reader * r)
 {
-  return p->pos < p->len ? (unsigned char) p->text[p->pos] : -1;
-}
-
-static JNode *
-node_new (JParser * p, JType type)
-{
-  JNode *n = calloc (1, sizeof (JNode));
-
-  if (n == NULL) {
-    fail_at (p, GCV_ERROR_NO_MEMORY, p->pos, "out of memory");
-    return NULL;
-  }
-  n->type = type;
-  n->offset = p->pos;
-  return n;
-}
-
-static void
-node_append (JNode * parent, JNode * child)
-{
-  if (parent->last != NULL)
-    parent->last->next = child;
-  else
-    parent->first = child;
-  parent->last = child;
-  parent->n_children++;
+  return r->pos < r->len ? (unsigned char) r->text[r->pos] : -1;
 }
 
 static int
@@ -260,16 +177,9 @@ hex4 (const char *s, unsigned *out)
   int i;
 
   for (i = 0; i < 4; i++) {
-    char c = s[i];
-    v <<= 4;
-    if (c >= '0' && c <= '9')
-      v |= (unsigned) (c - '0');
-    else if (c >= 'a' && c <= 'f')
-      v |= (unsigned) (c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
-      v |= (unsigned) (c - 'A' + 10);
-    else
+    if (!g_ascii_isxdigit (s[i]))
       return 0;
+    v = (v << 4) | (unsigned) g_ascii_xdigit_value (s[i]);
   }
   *out = v;
   return 1;
@@ -306,518 +216,535 @@ utf8_len (const unsigned char *s, size_t avail)
   return n;
 }
 
-static size_t
-utf8_put (char *o, unsigned cp)
-{
-  if (cp < 0x80) {
-    o[0] = (char) cp;
-    return 1;
-  }
-  if (cp < 0x800) {
-    o[0] = (char) (0xc0 | (cp >> 6));
-    o[1] = (char) (0x80 | (cp & 0x3f));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    o[0] = (char) (0xe0 | (cp >> 12));
-    o[1] = (char) (0x80 | ((cp >> 6) & 0x3f));
-    o[2] = (char) (0x80 | (cp & 0x3f));
-    return 3;
-  }
-  o[0] = (char) (0xf0 | (cp >> 18));
-  o[1] = (char) (0x80 | ((cp >> 12) & 0x3f));
-  o[2] = (char) (0x80 | ((cp >> 6) & 0x3f));
-  o[3] = (char) (0x80 | (cp & 0x3f));
-  return 4;
-}
-
-/* A string at p->pos (the opening quote), decoded into a malloc'd buffer.
- * The raw text is first scanned to its closing quote, so the buffer has
- * the raw length (an escape never decodes to more bytes than it takes). */
+/* A string at r->pos (the opening quote); with out, decoded into a
+ * g_malloc'd NUL-terminated buffer (a key).  \u0000 is refused: json-glib
+ * keeps strings NUL-terminated, so "a\u0000b" would be read as "a". */
 static int
-parse_string (JParser * p, char **out, size_t *out_len)
+check_string (Reader * r, char **out)
 {
-  const char *t = p->text;
-  size_t start = p->pos, i = p->pos + 1, o = 0;
-  char *buf, wb[300];
+  const char *t = r->text;
+  size_t start = r->pos, i = r->pos + 1;
+  GString *buf = out ? g_string_new (NULL) : NULL;
+  char wb[300];
 
-  while (i < p->len && t[i] != '"') {
-    if (t[i] == '\\' && i + 1 < p->len)
-      i++;
-    i++;
-  }
-  if (i >= p->len) {
-    fail_at (p, GCV_ERROR_INVALID, start, "unterminated string (no closing '\"')%s",
-        where (p->path, wb, sizeof (wb)));
-    return 0;
-  }
-  buf = malloc (i - start);
-  if (buf == NULL) {
-    fail_at (p, GCV_ERROR_NO_MEMORY, start, "out of memory");
-    return 0;
-  }
-  i = start + 1;
-  while (t[i] != '"') {
+  while (i < r->len && t[i] != '"') {
     unsigned char c = (unsigned char) t[i];
     if (c < 0x20) {
-      fail_at (p, GCV_ERROR_INVALID, i, "control character (byte 0x%02x) in a string%s: write it as \\u%04x",
-          c, where (p->path, wb, sizeof (wb)), c);
+      fail_at (r, GCV_ERROR_INVALID, i, "control character (byte 0x%02x) in a string%s: write it as \\u%04x",
+          c, where (r->path, wb, sizeof (wb)), c);
       goto error;
     } else if (c == '\\') {
-      char e = t[i + 1];
+      char e = i + 1 < r->len ? t[i + 1] : '\0';
+      const char *plain = strchr ("\"\\/bfnrt", e);
       unsigned cp;
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          buf[o++] = e;
-          break;
-        case 'b':
-          buf[o++] = '\b';
-          break;
-        case 'f':
-          buf[o++] = '\f';
-          break;
-        case 'n':
-          buf[o++] = '\n';
-          break;
-        case 'r':
-          buf[o++] = '\r';
-          break;
-        case 't':
-          buf[o++] = '\t';
-          break;
-        case 'u':
-          /* the scan above stopped at the closing quote: 4 hex digits
-           * cannot run past the end unnoticed, the quote is no hex digit */
-          if (!hex4 (t + i + 2, &cp)) {
-            fail_at (p, GCV_ERROR_INVALID, i, "expected 4 hex digits after \\u%s", where (p->path, wb, sizeof (wb)));
-            goto error;
-          }
-          if (cp >= 0xd800 && cp <= 0xdbff) {
-            unsigned lo;
-            if (t[i + 6] != '\\' || t[i + 7] != 'u' || !hex4 (t + i + 8, &lo) || lo < 0xdc00 || lo > 0xdfff) {
-              fail_at (p, GCV_ERROR_INVALID, i, "unpaired UTF-16 surrogate \\u%04x%s", cp,
-                  where (p->path, wb, sizeof (wb)));
-              goto error;
-            }
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-            i += 6;
-          } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-            fail_at (p, GCV_ERROR_INVALID, i, "unpaired UTF-16 surrogate \\u%04x%s", cp,
-                where (p->path, wb, sizeof (wb)));
-            goto error;
-          }
-          o += utf8_put (buf + o, cp);
-          i += 4;
-          break;
-        default:
-          fail_at (p, GCV_ERROR_INVALID, i, "invalid escape '\\%c' in a string%s (JSON has \\\" \\\\ \\/ \\b \\f "
-              "\\n \\r \\t \\uXXXX)", (e >= 0x20 && e < 0x7f) ? e : '?', where (p->path, wb, sizeof (wb)));
-          goto error;
+      if (e != '\0' && plain != NULL) {
+        if (buf)
+          g_string_append_c (buf, "\"\\/\b\f\n\r\t"[plain - "\"\\/bfnrt"]);
+        i += 2;
+        continue;
       }
-      i += 2;
-    } else if (c < 0x80) {
-      buf[o++] = (char) c;
-      i++;
-    } else {
-      int n = utf8_len ((const unsigned char *) t + i, p->len - i);
-      if (n == 0) {
-        fail_at (p, GCV_ERROR_INVALID, i, "invalid UTF-8 (byte 0x%02x) in a string%s", c,
-            where (p->path, wb, sizeof (wb)));
+      if (e != 'u') {
+        if (i + 1 >= r->len)
+          break;                /* unterminated, below */
+        fail_at (r, GCV_ERROR_INVALID, i, "invalid escape '\\%c' in a string%s (JSON has \\\" \\\\ \\/ \\b \\f "
+            "\\n \\r \\t \\uXXXX)", (e >= 0x20 && e < 0x7f) ? e : '?', where (r->path, wb, sizeof (wb)));
         goto error;
       }
-      memcpy (buf + o, t + i, (size_t) n);
-      o += (size_t) n;
+      if (i + 6 > r->len || !hex4 (t + i + 2, &cp)) {
+        fail_at (r, GCV_ERROR_INVALID, i, "expected 4 hex digits after \\u%s", where (r->path, wb, sizeof (wb)));
+        goto error;
+      }
+      if (cp >= 0xd800 && cp <= 0xdbff) {
+        unsigned lo;
+        if (i + 12 > r->len || t[i + 6] != '\\' || t[i + 7] != 'u' || !hex4 (t + i + 8, &lo) || lo < 0xdc00
+            || lo > 0xdfff) {
+          fail_at (r, GCV_ERROR_INVALID, i, "unpaired UTF-16 surrogate \\u%04x%s", cp,
+              where (r->path, wb, sizeof (wb)));
+          goto error;
+        }
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        i += 6;
+      } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+        fail_at (r, GCV_ERROR_INVALID, i, "unpaired UTF-16 surrogate \\u%04x%s", cp, where (r->path, wb, sizeof (wb)));
+        goto error;
+      } else if (cp == 0) {
+        fail_at (r, GCV_ERROR_INVALID, i, "\\u0000 (a NUL character) in a string%s", where (r->path, wb, sizeof (wb)));
+        goto error;
+      }
+      if (buf)
+        g_string_append_unichar (buf, cp);
+      i += 6;
+    } else {
+      int n = utf8_len ((const unsigned char *) t + i, r->len - i);
+      if (n == 0) {
+        fail_at (r, GCV_ERROR_INVALID, i, "invalid UTF-8 (byte 0x%02x) in a string%s", c,
+            where (r->path, wb, sizeof (wb)));
+        goto error;
+      }
+      if (buf)
+        g_string_append_len (buf, t + i, n);
       i += (size_t) n;
     }
   }
-  buf[o] = '\0';
-  p->pos = i + 1;
-  *out = buf;
-  *out_len = o;
+  if (i >= r->len || t[i] != '"') {
+    fail_at (r, GCV_ERROR_INVALID, start, "unterminated string (no closing '\"')%s", where (r->path, wb, sizeof (wb)));
+    goto error;
+  }
+  r->pos = i + 1;
+  if (out)
+    *out = g_string_free (buf, FALSE);
   return 1;
 
 error:
-  free (buf);
+  if (buf)
+    g_string_free (buf, TRUE);
   return 0;
 }
 
+/* A number at r->pos: the JSON grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
+ * finite as a double, and an integer (no fraction, no exponent) within
+ * json-glib's 64 bits. */
 static int
-is_digit (int c)
+check_number (Reader * r)
 {
-  return c >= '0' && c <= '9';
-}
-
-/* A number at p->pos: the JSON grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
- * checked here, the value by strtod; it must be finite. */
-static int
-parse_number (JParser * p, double *out)
-{
-  const char *t = p->text;
-  size_t start = p->pos, i = p->pos, n, k;
-  char wb[300], gb[64], small[128], *buf;
-  const char *dp = localeconv ()->decimal_point;
-  size_t dpl = (dp != NULL && dp[0] != '\0') ? strlen (dp) : 0;
-  char *end;
+  const char *t = r->text;
+  size_t start = r->pos, i = r->pos, n;
+  gboolean integer = TRUE;
+  char wb[300], gb[64], small[128], *buf, *end;
   double v;
+  int range;
 
-  if (dpl == 0)
-    dp = ".", dpl = 1;
-  if (i < p->len && t[i] == '-')
+  if (i < r->len && t[i] == '-')
     i++;
-  if (i < p->len && t[i] == '0') {
+  if (i < r->len && t[i] == '0') {
     i++;
-    if (i < p->len && is_digit (t[i])) {
-      fail_at (p, GCV_ERROR_INVALID, start, "leading zeros are not allowed in a JSON number%s",
-          where (p->path, wb, sizeof (wb)));
+    if (i < r->len && g_ascii_isdigit (t[i])) {
+      fail_at (r, GCV_ERROR_INVALID, start, "leading zeros are not allowed in a JSON number%s",
+          where (r->path, wb, sizeof (wb)));
       return 0;
     }
-  } else if (i < p->len && is_digit (t[i])) {
-    while (i < p->len && is_digit (t[i]))
+  } else if (i < r->len && g_ascii_isdigit (t[i])) {
+    while (i < r->len && g_ascii_isdigit (t[i]))
       i++;
   } else {
-    const char *got = got_show (p, i, gb, sizeof (gb));
-    fail_at (p, GCV_ERROR_INVALID, i, "expected a digit after '-'%s, got %s%s", where (p->path, wb, sizeof (wb)),
+    const char *got = got_show (r, i, gb, sizeof (gb));
+    fail_at (r, GCV_ERROR_INVALID, i, "expected a digit after '-'%s, got %s%s", where (r->path, wb, sizeof (wb)),
         got, nan_hint (got));
     return 0;
   }
-  if (i < p->len && t[i] == '.') {
+  if (i < r->len && t[i] == '.') {
     i++;
-    if (!(i < p->len && is_digit (t[i]))) {
-      fail_at (p, GCV_ERROR_INVALID, i, "expected a digit after the decimal point%s, got %s",
-          where (p->path, wb, sizeof (wb)), got_show (p, i, gb, sizeof (gb)));
+    integer = FALSE;
+    if (!(i < r->len && g_ascii_isdigit (t[i]))) {
+      fail_at (r, GCV_ERROR_INVALID, i, "expected a digit after the decimal point%s, got %s",
+          where (r->path, wb, sizeof (wb)), got_show (r, i, gb, sizeof (gb)));
       return 0;
     }
-    while (i < p->len && is_digit (t[i]))
+    while (i < r->len && g_ascii_isdigit (t[i]))
       i++;
   }
-  if (i < p->len && (t[i] == 'e' || t[i] == 'E')) {
+  if (i < r->len && (t[i] == 'e' || t[i] == 'E')) {
     i++;
-    if (i < p->len && (t[i] == '+' || t[i] == '-'))
+    integer = FALSE;
+    if (i < r->len && (t[i] == '+' || t[i] == '-'))
       i++;
-    if (!(i < p->len && is_digit (t[i]))) {
-      fail_at (p, GCV_ERROR_INVALID, i, "expected a digit in the exponent%s, got %s",
-          where (p->path, wb, sizeof (wb)), got_show (p, i, gb, sizeof (gb)));
+    if (!(i < r->len && g_ascii_isdigit (t[i]))) {
+      fail_at (r, GCV_ERROR_INVALID, i, "expected a digit in the exponent%s, got %s",
+          where (r->path, wb, sizeof (wb)), got_show (r, i, gb, sizeof (gb)));
       return 0;
     }
-    while (i < p->len && is_digit (t[i]))
+    while (i < r->len && g_ascii_isdigit (t[i]))
       i++;
   }
-  /* a copy for strtod: NUL-terminated, the locale's decimal point */
+  /* a NUL-terminated copy: the text need not end after the number */
   n = i - start;
-  buf = n + dpl < sizeof (small) ? small : malloc (n + dpl);
-  if (buf == NULL) {
-    fail_at (p, GCV_ERROR_NO_MEMORY, start, "out of memory");
-    return 0;
-  }
-  for (k = 0; start + k < i && t[start + k] != '.'; k++)
-    buf[k] = t[start + k];
-  if (start + k < i) {
-    size_t rest = i - (start + k + 1);
-    memcpy (buf + k, dp, dpl);
-    memcpy (buf + k + dpl, t + start + k + 1, rest);
-    buf[k + dpl + rest] = '\0';
-  } else {
-    buf[k] = '\0';
-  }
+  buf = n < sizeof (small) ? small : g_malloc (n + 1);
+  memcpy (buf, t + start, n);
+  buf[n] = '\0';
   errno = 0;
-  v = strtod (buf, &end);
-  k = (size_t) (end - buf);
-  n = strlen (buf);
+  if (integer) {
+    /* json-glib reads an integer as the 64-bit magnitude, then the sign */
+    guint64 m = g_ascii_strtoull (buf + (buf[0] == '-'), &end, 10);
+    range = errno != ERANGE && m <= (guint64) G_MAXINT64;
+    v = 0.0;
+  } else {
+    v = g_ascii_strtod (buf, &end);
+    range = isfinite (v);
+  }
   if (buf != small)
-    free (buf);
-  if (k != n) {
-    fail_at (p, GCV_ERROR_INVALID, start, "cannot convert the number %.*s%s", (int) (i - start < 40 ? i - start : 40),
-        t + start, where (p->path, wb, sizeof (wb)));
+    g_free (buf);
+  if (!range) {
+    fail_at (r, GCV_ERROR_INVALID, start, "number %.*s%s is out of range%s %s", (int) (n < 40 ? n : 40), t + start,
+        n > 40 ? "..." : "", where (r->path, wb, sizeof (wb)), integer ? "(an integer without a fraction or "
+        "exponent must fit in 64 bits: write a larger one as 1e20)" : "(a double holds at most about 1.8e308)");
     return 0;
   }
-  if (!isfinite (v)) {
-    fail_at (p, GCV_ERROR_INVALID, start, "number %.*s%s is out of range%s (a double holds at most about "
-        "1.8e308)", (int) (i - start < 40 ? i - start : 40), t + start, i - start > 40 ? "..." : "",
-        where (p->path, wb, sizeof (wb)));
-    return 0;
-  }
-  p->pos = i;
-  *out = v;
+  r->pos = i;
   return 1;
 }
 
-static JNode *parse_value (JParser * p, int depth);
-
-static JNode *
-parse_array (JParser * p, int depth)
-{
-  JNode *a = node_new (p, J_ARRAY);
-  size_t saved = strlen (p->path);
-  char wb[300], gb[64];
-
-  if (a == NULL)
-    return NULL;
-  p->pos++;
-  skip_ws (p);
-  if (peek (p) == ']') {
-    p->pos++;
-    return a;
-  }
-  for (;;) {
-    JNode *v;
-    snprintf (p->path + saved, sizeof (p->path) - saved, "[%d]", a->n_children);
-    skip_ws (p);
-    if (peek (p) == ']') {
-      fail_at (p, GCV_ERROR_INVALID, p->pos, "expected a value%s, got ']' (a trailing comma?)",
-          where (p->path, wb, sizeof (wb)));
-      goto error;
-    }
-    v = parse_value (p, depth + 1);
-    if (v == NULL)
-      goto error;
-    node_append (a, v);
-    p->path[saved] = '\0';
-    skip_ws (p);
-    if (peek (p) == ',') {
-      p->pos++;
-    } else if (peek (p) == ']') {
-      p->pos++;
-      return a;
-    } else {
-      fail_at (p, GCV_ERROR_INVALID, p->pos, "expected ',' or ']' after an element of the array%s, got %s",
-          where (p->path, wb, sizeof (wb)), got_show (p, p->pos, gb, sizeof (gb)));
-      goto error;
-    }
-  }
-
-error:
-  p->path[saved] = '\0';
-  node_free (a);
-  return NULL;
-}
-
-static JNode *
-parse_object (JParser * p, int depth)
-{
-  JNode *o = node_new (p, J_OBJECT);
-  size_t saved = strlen (p->path);
-  char wb[300], gb[64], kb[48];
-
-  if (o == NULL)
-    return NULL;
-  p->pos++;
-  skip_ws (p);
-  if (peek (p) == '}') {
-    p->pos++;
-    return o;
-  }
-  for (;;) {
-    JNode *v, *m;
-    char *key = NULL;
-    size_t key_len, key_off;
-
-    skip_ws (p);
-    key_off = p->pos;
-    if (peek (p) != '"') {
-      fail_at (p, GCV_ERROR_INVALID, p->pos, "expected a key in double quotes%s, got %s%s",
-          where (p->path, wb, sizeof (wb)), got_show (p, p->pos, gb, sizeof (gb)),
-          peek (p) == '}' ? " (a trailing comma?)" : "");
-      goto error;
-    }
-    if (!parse_string (p, &key, &key_len))
-      goto error;
-    for (m = o->first; m != NULL; m = m->next)
-      if (m->key_len == key_len && memcmp (m->key, key, key_len) == 0)
-        break;
-    if (m != NULL) {
-      fail_at (p, GCV_ERROR_INVALID, key_off, "duplicate key \"%s\"%s", key_show (key, key_len, kb, sizeof (kb)),
-          where (p->path, wb, sizeof (wb)));
-      free (key);
-      goto error;
-    }
-    skip_ws (p);
-    if (peek (p) != ':') {
-      fail_at (p, GCV_ERROR_INVALID, p->pos, "expected ':' after the key \"%s\"%s, got %s",
-          key_show (key, key_len, kb, sizeof (kb)), where (p->path, wb, sizeof (wb)),
-          got_show (p, p->pos, gb, sizeof (gb)));
-      free (key);
-      goto error;
-    }
-    p->pos++;
-    skip_ws (p);
-    snprintf (p->path + saved, sizeof (p->path) - saved, "%s%s", saved > 0 ? "." : "",
-        key_show (key, key_len, kb, sizeof (kb)));
-    v = parse_value (p, depth + 1);
-    p->path[saved] = '\0';
-    if (v == NULL) {
-      free (key);
-      goto error;
-    }
-    v->key = key;
-    v->key_len = key_len;
-    v->key_offset = key_off;
-    node_append (o, v);
-    skip_ws (p);
-    if (peek (p) == ',') {
-      p->pos++;
-    } else if (peek (p) == '}') {
-      p->pos++;
-      return o;
-    } else {
-      fail_at (p, GCV_ERROR_INVALID, p->pos, "expected ',' or '}' after the value of \"%s\"%s, got %s",
-          key_show (key, key_len, kb, sizeof (kb)), where (p->path, wb, sizeof (wb)),
-          got_show (p, p->pos, gb, sizeof (gb)));
-      goto error;
-    }
-  }
-
-error:
-  p->path[saved] = '\0';
-  node_free (o);
-  return NULL;
-}
-
 static int
-literal (JParser * p, const char *word)
+literal (Reader * r, const char *word)
 {
   size_t n = strlen (word);
 
-  return p->len - p->pos >= n && memcmp (p->text + p->pos, word, n) == 0;
+  return r->len - r->pos >= n && memcmp (r->text + r->pos, word, n) == 0;
 }
 
-static JNode *
-parse_value (JParser * p, int depth)
+/* ---- the strict check: structure -------------------------------------------- */
+
+/* A value starts at r->pos (its depth: 1 at the top level): the limits,
+ * then its offset is recorded. */
+static int
+value_begins (Reader * r, int depth)
 {
-  char wb[300], gb[64];
-  int c = peek (p);
-  JNode *n;
+  char wb[300];
 
   if (depth > GCV_DIBR_CAMERA_FILE_MAX_DEPTH) {
-    fail_at (p, GCV_ERROR_INVALID, p->pos, "nesting deeper than %d levels%s", GCV_DIBR_CAMERA_FILE_MAX_DEPTH,
-        where (p->path, wb, sizeof (wb)));
-    return NULL;
+    fail_at (r, GCV_ERROR_INVALID, r->pos, "nesting deeper than %d levels%s", GCV_DIBR_CAMERA_FILE_MAX_DEPTH,
+        where (r->path, wb, sizeof (wb)));
+    return 0;
   }
-  if (++p->n_values > GCV_DIBR_CAMERA_FILE_MAX_VALUES) {
-    fail_at (p, GCV_ERROR_INVALID, p->pos, "more than %d values in the file (a camera file has about 60)",
+  if (++r->n_values > GCV_DIBR_CAMERA_FILE_MAX_VALUES) {
+    fail_at (r, GCV_ERROR_INVALID, r->pos, "more than %d values in the file (a camera file has about 60)",
         GCV_DIBR_CAMERA_FILE_MAX_VALUES);
-    return NULL;
+    return 0;
   }
-  if (c == '{')
-    return parse_object (p, depth);
-  if (c == '[')
-    return parse_array (p, depth);
-  if (c == '"') {
-    n = node_new (p, J_STRING);
-    if (n != NULL && !parse_string (p, &n->str, &n->str_len)) {
-      node_free (n);
-      n = NULL;
-    }
-    return n;
+  g_array_append_val (r->values, r->pos);
+  return 1;
+}
+
+/* A scalar value at r->pos (its start recorded). */
+static int
+check_scalar (Reader * r)
+{
+  char wb[300], gb[64];
+  int c = peek (r);
+
+  if (c == '"')
+    return check_string (r, NULL);
+  if (c == '-' || g_ascii_isdigit (c))
+    return check_number (r);
+  if (literal (r, "true") || literal (r, "null")) {
+    r->pos += 4;
+    return 1;
   }
-  if (c == '-' || is_digit (c)) {
-    n = node_new (p, J_NUMBER);
-    if (n != NULL && !parse_number (p, &n->number)) {
-      node_free (n);
-      n = NULL;
-    }
-    return n;
-  }
-  if (literal (p, "true") || literal (p, "false") || literal (p, "null")) {
-    n = node_new (p, c == 'n' ? J_NULL : J_BOOL);
-    if (n != NULL) {
-      n->boolean = c == 't';
-      p->pos += c == 'f' ? 5 : 4;
-    }
-    return n;
+  if (literal (r, "false")) {
+    r->pos += 5;
+    return 1;
   }
   {
-    const char *got = got_show (p, p->pos, gb, sizeof (gb));
-    fail_at (p, GCV_ERROR_INVALID, p->pos, "expected a value (number, string, object, array, true, false or "
-        "null)%s, got %s%s", where (p->path, wb, sizeof (wb)), got,
+    const char *got = got_show (r, r->pos, gb, sizeof (gb));
+    fail_at (r, GCV_ERROR_INVALID, r->pos, "expected a value (number, string, object, array, true, false or "
+        "null)%s, got %s%s", where (r->path, wb, sizeof (wb)), got,
         c == '\'' ? " (JSON strings take double quotes)" : nan_hint (got));
   }
-  return NULL;
+  return 0;
+}
+
+typedef enum {
+  WANT_VALUE,
+  WANT_ELEMENT_OR_END,          /* after '[' */
+  WANT_KEY_OR_END,              /* after '{' */
+  WANT_KEY,                     /* after ',' in an object */
+  WANT_COLON,
+  WANT_SEPARATOR,               /* after a member or an element */
+  WANT_NOTHING,                 /* after the top-level value */
+} Want;
+
+/* The whole text: one strict JSON value and white space, without
+ * recursion (the depth of the stack is the limit). */
+static int
+check_text (Reader * r)
+{
+  Level stack[GCV_DIBR_CAMERA_FILE_MAX_DEPTH];
+  int top = 0, ok = 0;
+  Want want = WANT_VALUE;
+  char wb[300], gb[64];
+
+  /* a UTF-8 byte-order mark, as some editors write */
+  if (r->len >= 3 && memcmp (r->text, "\xef\xbb\xbf", 3) == 0)
+    r->pos = 3;
+  skip_ws (r);
+  if (r->pos >= r->len) {
+    fail_at (r, GCV_ERROR_INVALID, r->pos, "the file is empty (expected a JSON object with \"source\" and "
+        "\"virtual\")");
+    return 0;
+  }
+  for (;;) {
+    Level *l = top > 0 ? &stack[top - 1] : NULL;
+    /* what ended at this step: a scalar, or the container on top */
+    enum { NOTHING, SCALAR, CONTAINER } ended = NOTHING;
+    int c;
+
+    skip_ws (r);
+    c = peek (r);
+    switch (want) {
+      case WANT_ELEMENT_OR_END:
+        if (c == ']') {
+          r->pos++;
+          ended = CONTAINER;
+          break;
+        }
+        /* fall through */
+      case WANT_VALUE:
+        if (l && !l->object) {
+          snprintf (r->path + l->path_len, sizeof (r->path) - l->path_len, "[%d]", l->n);
+          if (c == ']') {
+            fail_at (r, GCV_ERROR_INVALID, r->pos, "expected a value%s, got ']' (a trailing comma?)",
+                where (r->path, wb, sizeof (wb)));
+            goto out;
+          }
+        }
+        if (!value_begins (r, top + 1))
+          goto out;
+        if (c == '{' || c == '[') {
+          Level *n = &stack[top++];     /* the depth check keeps top <= MAX_DEPTH */
+          n->object = c == '{';
+          n->n = 0;
+          n->path_len = strlen (r->path);
+          n->keys = n->object ? g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) : NULL;
+          n->key[0] = '\0';
+          r->pos++;
+          want = n->object ? WANT_KEY_OR_END : WANT_ELEMENT_OR_END;
+        } else if (check_scalar (r)) {
+          ended = SCALAR;
+        } else {
+          goto out;
+        }
+        break;
+      case WANT_KEY_OR_END:
+      case WANT_KEY:{
+        size_t key_off = r->pos;
+        char *key;
+        if (c == '}' && want == WANT_KEY_OR_END) {
+          r->pos++;
+          ended = CONTAINER;
+          break;
+        }
+        if (c != '"') {
+          fail_at (r, GCV_ERROR_INVALID, r->pos, "expected a key in double quotes%s, got %s%s",
+              where (r->path, wb, sizeof (wb)), got_show (r, r->pos, gb, sizeof (gb)),
+              c == '}' ? " (a trailing comma?)" : "");
+          goto out;
+        }
+        if (!check_string (r, &key))
+          goto out;
+        key_show (key, strlen (key), l->key, sizeof (l->key));
+        if (!g_hash_table_add (l->keys, key)) {
+          fail_at (r, GCV_ERROR_INVALID, key_off, "duplicate key \"%s\"%s", l->key, where (r->path, wb, sizeof (wb)));
+          goto out;
+        }
+        g_array_append_val (r->keys, key_off);
+        want = WANT_COLON;
+        break;
+      }
+      case WANT_COLON:
+        if (c != ':') {
+          fail_at (r, GCV_ERROR_INVALID, r->pos, "expected ':' after the key \"%s\"%s, got %s", l->key,
+              where (r->path, wb, sizeof (wb)), got_show (r, r->pos, gb, sizeof (gb)));
+          goto out;
+        }
+        r->pos++;
+        snprintf (r->path + l->path_len, sizeof (r->path) - l->path_len, "%s%s", l->path_len > 0 ? "." : "",
+            l->key);
+        want = WANT_VALUE;
+        break;
+      case WANT_SEPARATOR:
+        if (c == ',') {
+          r->pos++;
+          want = l->object ? WANT_KEY : WANT_VALUE;
+        } else if (c == (l->object ? '}' : ']')) {
+          r->pos++;
+          ended = CONTAINER;
+        } else if (l->object) {
+          fail_at (r, GCV_ERROR_INVALID, r->pos, "expected ',' or '}' after the value of \"%s\"%s, got %s", l->key,
+              where (r->path, wb, sizeof (wb)), got_show (r, r->pos, gb, sizeof (gb)));
+          goto out;
+        } else {
+          fail_at (r, GCV_ERROR_INVALID, r->pos, "expected ',' or ']' after an element of the array%s, got %s",
+              where (r->path, wb, sizeof (wb)), got_show (r, r->pos, gb, sizeof (gb)));
+          goto out;
+        }
+        break;
+      case WANT_NOTHING:
+        if (r->pos < r->len) {
+          fail_at (r, GCV_ERROR_INVALID, r->pos, "unexpected %s after the end of the JSON value (only white space "
+              "may follow it)", got_show (r, r->pos, gb, sizeof (gb)));
+          goto out;
+        }
+        ok = 1;
+        goto out;
+    }
+    if (ended == NOTHING)
+      continue;
+    if (ended == CONTAINER) {
+      top--;
+      if (stack[top].keys)
+        g_hash_table_destroy (stack[top].keys);
+    }
+    if (top == 0) {
+      want = WANT_NOTHING;
+    } else {
+      stack[top - 1].n++;
+      r->path[stack[top - 1].path_len] = '\0';
+      want = WANT_SEPARATOR;
+    }
+  }
+
+out:
+  while (top > 0) {
+    top--;
+    if (stack[top].keys)
+      g_hash_table_destroy (stack[top].keys);
+  }
+  return ok;
+}
+
+/* ---- json-glib's tree and where its nodes are --------------------------------- */
+
+/* Gives @node (and what it holds) its place in the file: the next value
+ * (and @key, the index of its key, + 1, for a member). */
+static void
+place (Reader * r, JsonNode * node, guint key, guint * n_values, guint * n_keys)
+{
+  if (*n_values >= r->values->len)
+    return;                     /* json-glib read more values: refused by the caller */
+  g_hash_table_insert (r->where, node, GUINT_TO_POINTER (++*n_values));
+  if (key > 0)
+    g_hash_table_insert (r->key_where, node, GUINT_TO_POINTER (key));
+  if (JSON_NODE_HOLDS_OBJECT (node)) {
+    JsonObjectIter iter;
+    const char *name;           /* json-glib 1.6 writes it whether asked or not */
+    JsonNode *member;
+
+    json_object_iter_init_ordered (&iter, json_node_get_object (node));
+    while (json_object_iter_next_ordered (&iter, &name, &member))
+      place (r, member, ++*n_keys, n_values, n_keys);
+  } else if (JSON_NODE_HOLDS_ARRAY (node)) {
+    JsonArray *a = json_node_get_array (node);
+    guint i;
+
+    for (i = 0; i < json_array_get_length (a); i++)
+      place (r, json_array_get_element (a, i), 0, n_values, n_keys);
+  }
+}
+
+/* Where @node starts in the text (its key with @key). */
+static size_t
+offset_of (Reader * r, JsonNode * node, gboolean key)
+{
+  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (key ? r->key_where : r->where, node));
+
+  if (i == 0)
+    return 0;
+  return g_array_index (key ? r->keys : r->values, size_t, i - 1);
 }
 
 /* ---- the camera format ---------------------------------------------------- */
 
-static JNode *
-member (JNode * obj, const char *key)
+static const char *
+type_show (JsonNode * n)
 {
-  JNode *m;
-  size_t n = strlen (key);
+  switch (json_node_get_node_type (n)) {
+    case JSON_NODE_OBJECT:
+      return "an object";
+    case JSON_NODE_ARRAY:
+      return "an array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+      break;
+  }
+  switch (json_node_get_value_type (n)) {
+    case G_TYPE_BOOLEAN:
+      return "a boolean";
+    case G_TYPE_STRING:
+      return "a string";
+    default:
+      return "a number";
+  }
+}
 
-  for (m = obj->first; m != NULL; m = m->next)
-    if (m->key_len == n && memcmp (m->key, key, n) == 0)
-      return m;
-  return NULL;
+static gboolean
+is_number (JsonNode * n)
+{
+  return JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+      || json_node_get_value_type (n) == G_TYPE_DOUBLE);
 }
 
 /* Unknown keys of obj (at path, "the top level" when empty): an error
  * naming the expected ones. */
 static int
-check_keys (JParser * p, JNode * obj, const char *path, const char *const *keys, const char *expected)
+check_keys (Reader * r, JsonNode * obj, const char *path, const char *const *keys, const char *expected)
 {
-  JNode *m;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *m;
   char kb[48];
 
-  for (m = obj->first; m != NULL; m = m->next) {
+  json_object_iter_init_ordered (&iter, json_node_get_object (obj));
+  while (json_object_iter_next_ordered (&iter, &name, &m)) {
     int i, known = 0;
     for (i = 0; keys[i] != NULL; i++)
-      if (m->key_len == strlen (keys[i]) && memcmp (m->key, keys[i], m->key_len) == 0)
-        known = 1;
+      known |= strcmp (name, keys[i]) == 0;
     if (!known) {
-      fail_at (p, GCV_ERROR_INVALID, m->key_offset, "unknown key \"%s\" %s%s (expected %s)",
-          key_show (m->key, m->key_len, kb, sizeof (kb)), path[0] ? "in " : "at the top level", path, expected);
+      fail_at (r, GCV_ERROR_INVALID, offset_of (r, m, TRUE), "unknown key \"%s\" %s%s (expected %s)",
+          key_show (name, strlen (name), kb, sizeof (kb)), path[0] ? "in " : "at the top level", path, expected);
       return 0;
     }
   }
   return 1;
 }
 
-static int
-number_of (JParser * p, JNode * n, const char *path, double *out)
+static JsonNode *
+member (JsonNode * obj, const char *key)
 {
-  if (n->type != J_NUMBER) {
-    fail_at (p, GCV_ERROR_INVALID, n->offset, "expected a number in %s, got %s%s", path, type_show (n->type),
-        n->type == J_ARRAY ? " (write the matrix as one flat list, row-major)" : "");
+  return json_object_get_member (json_node_get_object (obj), key);
+}
+
+static int
+number_of (Reader * r, JsonNode * n, const char *path, double *out)
+{
+  if (!is_number (n)) {
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "expected a number in %s, got %s%s", path,
+        type_show (n), JSON_NODE_HOLDS_ARRAY (n) ? " (write the matrix as one flat list, row-major)" : "");
     return 0;
   }
-  *out = n->number;
+  *out = json_node_get_double (n);
   return 1;
 }
 
 /* An array of exactly count numbers into v. */
 static int
-numbers_of (JParser * p, JNode * a, const char *path, int count, const char *form, double *v)
+numbers_of (Reader * r, JsonNode * a, const char *path, int count, const char *form, double *v)
 {
-  JNode *m;
-  int i;
   char eb[300];
+  int i, n;
 
-  if (a->type != J_ARRAY) {
-    fail_at (p, GCV_ERROR_INVALID, a->offset, "expected an array of %d numbers %s in %s, got %s", count, form,
-        path, type_show (a->type));
+  if (!JSON_NODE_HOLDS_ARRAY (a)) {
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, a, FALSE), "expected an array of %d numbers %s in %s, got %s",
+        count, form, path, type_show (a));
     return 0;
   }
-  if (a->n_children != count) {
-    fail_at (p, GCV_ERROR_INVALID, a->offset, "%s must have %d numbers, got %d %s", path, count, a->n_children,
+  n = (int) json_array_get_length (json_node_get_array (a));
+  if (n != count) {
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, a, FALSE), "%s must have %d numbers, got %d %s", path, count, n,
         form);
     return 0;
   }
-  for (m = a->first, i = 0; m != NULL; m = m->next, i++) {
+  for (i = 0; i < count; i++) {
     snprintf (eb, sizeof (eb), "%s[%d]", path, i);
-    if (!number_of (p, m, eb, &v[i]))
+    if (!number_of (r, json_array_get_element (json_node_get_array (a), i), eb, &v[i]))
       return 0;
   }
   return 1;
 }
 
-static JNode *
-child_at (JNode * a, int i)
+static JsonNode *
+element (JsonNode * a, int i)
 {
-  JNode *m = a->first;
-
-  while (i-- > 0)
-    m = m->next;
-  return m;
+  return json_array_get_element (json_node_get_array (a), i);
 }
 
 /* A focal length (fx or fy) in pixels the renderer can use: K stays well
@@ -828,38 +755,52 @@ focal_ok (double f)
   return f >= GCV_DIBR_MIN_FOCAL && f <= GCV_DIBR_MAX_FOCAL;
 }
 
+/* |v| <= bound (the bounds of dibr.h keep every warp finite), else an
+ * error at @n: "<what> must be -bound .. bound<unit>, got v". */
 static int
-parse_intrinsics (JParser * p, JNode * n, const char *cam, double *K)
+bounded (Reader * r, JsonNode * n, double v, double bound, const char *what, const char *unit)
+{
+  if (fabs (v) <= bound)
+    return 1;
+  fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "%s must be %g .. %g%s, got %g", what, -bound, bound,
+      unit, v);
+  return 0;
+}
+
+static int
+parse_intrinsics (Reader * r, JsonNode * n, const char *cam, double *K)
 {
   static const char *const keys[] = { "fx", "fy", "cx", "cy", "skew", NULL };
   const char *form = "([fx, s, cx, 0, fy, cy, 0, 0, 1])";
-  char path[64], eb[96];
+  char path[64], eb[160];
   int i;
 
   snprintf (path, sizeof (path), "%s.intrinsics", cam);
-  if (n->type == J_OBJECT) {
+  if (JSON_NODE_HOLDS_OBJECT (n)) {
     double v[5] = { 0, 0, 0, 0, 0 };
-    JNode *m;
+    JsonNode *m;
 
-    if (!check_keys (p, n, path, keys, "fx, fy, cx, cy, skew"))
+    if (!check_keys (r, n, path, keys, "fx, fy, cx, cy, skew"))
       return 0;
     for (i = 0; i < 5; i++) {
       m = member (n, keys[i]);
       if (m == NULL) {
         if (i == 4)
           continue;             /* skew: 0 */
-        fail_at (p, GCV_ERROR_INVALID, n->offset, "missing \"%s\" in %s (fx, fy, cx, cy are required)", keys[i],
-            path);
+        fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "missing \"%s\" in %s (fx, fy, cx, cy are required)",
+            keys[i], path);
         return 0;
       }
       snprintf (eb, sizeof (eb), "%s.%s", path, keys[i]);
-      if (!number_of (p, m, eb, &v[i]))
+      if (!number_of (r, m, eb, &v[i]))
         return 0;
       if (i < 2 && !focal_ok (v[i])) {
-        fail_at (p, GCV_ERROR_INVALID, m->offset, "%s must be %g .. %g pixels, got %g", eb, GCV_DIBR_MIN_FOCAL,
-            GCV_DIBR_MAX_FOCAL, v[i]);
+        fail_at (r, GCV_ERROR_INVALID, offset_of (r, m, FALSE), "%s must be %g .. %g pixels, got %g", eb,
+            GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, v[i]);
         return 0;
       }
+      if (i >= 2 && !bounded (r, m, v[i], GCV_DIBR_MAX_PRINCIPAL, eb, " pixels"))
+        return 0;
     }
     K[0] = v[0];
     K[1] = v[4];
@@ -872,79 +813,93 @@ parse_intrinsics (JParser * p, JNode * n, const char *cam, double *K)
     K[8] = 1.0;
     return 1;
   }
-  if (n->type != J_ARRAY) {
-    fail_at (p, GCV_ERROR_INVALID, n->offset, "expected an array of 9 numbers %s or an object with fx, fy, cx, cy "
-        "in %s, got %s", form, path, type_show (n->type));
+  if (!JSON_NODE_HOLDS_ARRAY (n)) {
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "expected an array of 9 numbers %s or an object with "
+        "fx, fy, cx, cy in %s, got %s", form, path, type_show (n));
     return 0;
   }
-  if (!numbers_of (p, n, path, 9, form, K))
+  if (!numbers_of (r, n, path, 9, form, K))
     return 0;
   if (K[3] != 0.0) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 3)->offset, "%s[3] must be 0 %s, got %g", path, form, K[3]);
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, element (n, 3), FALSE), "%s[3] must be 0 %s, got %g", path, form,
+        K[3]);
     return 0;
   }
   if (K[6] != 0.0 || K[7] != 0.0 || K[8] != 1.0) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 6)->offset, "%s: the last row must be 0 0 1, got %g %g %g",
-        path, K[6], K[7], K[8]);
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, element (n, 6), FALSE), "%s: the last row must be 0 0 1, got %g "
+        "%g %g", path, K[6], K[7], K[8]);
     return 0;
   }
-  if (!focal_ok (K[0])) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 0)->offset, "%s: fx (%s[0]) must be %g .. %g pixels, got %g",
-        path, path, GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, K[0]);
-    return 0;
+  for (i = 0; i < 5; i += 4) {
+    if (!focal_ok (K[i])) {
+      fail_at (r, GCV_ERROR_INVALID, offset_of (r, element (n, i), FALSE), "%s: %s (%s[%d]) must be %g .. %g "
+          "pixels, got %g", path, i ? "fy" : "fx", path, i, GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, K[i]);
+      return 0;
+    }
   }
-  if (!focal_ok (K[4])) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 4)->offset, "%s: fy (%s[4]) must be %g .. %g pixels, got %g",
-        path, path, GCV_DIBR_MIN_FOCAL, GCV_DIBR_MAX_FOCAL, K[4]);
-    return 0;
+  for (i = 1; i < 6; i++) {
+    const char *name = i == 1 ? "skew" : i == 2 ? "cx" : i == 5 ? "cy" : NULL;
+    if (name != NULL) {
+      snprintf (eb, sizeof (eb), "%s: %s (%s[%d])", path, name, path, i);
+      if (!bounded (r, element (n, i), K[i], GCV_DIBR_MAX_PRINCIPAL, eb, " pixels"))
+        return 0;
+    }
   }
   return 1;
 }
 
 static int
-parse_extrinsics (JParser * p, JNode * n, const char *cam, double *E)
+parse_extrinsics (Reader * r, JsonNode * n, const char *cam, double *E)
 {
-  char path[64];
+  char path[64], eb[96];
   double det;
+  int i;
 
   snprintf (path, sizeof (path), "%s.extrinsics", cam);
-  if (!numbers_of (p, n, path, 16, "(a 4x4 matrix, row-major, world -> camera)", E))
+  if (!numbers_of (r, n, path, 16, "(a 4x4 matrix, row-major, world -> camera)", E))
     return 0;
   if (E[12] != 0.0 || E[13] != 0.0 || E[14] != 0.0 || E[15] != 1.0) {
-    fail_at (p, GCV_ERROR_INVALID, child_at (n, 12)->offset, "%s: the last row must be 0 0 0 1, got %g %g %g %g",
-        path, E[12], E[13], E[14], E[15]);
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, element (n, 12), FALSE), "%s: the last row must be 0 0 0 1, got "
+        "%g %g %g %g", path, E[12], E[13], E[14], E[15]);
     return 0;
+  }
+  for (i = 0; i < 12; i++) {
+    gboolean translation = i % 4 == 3;
+    snprintf (eb, sizeof (eb), "%s[%d] (%s)", path, i, translation ? "a translation" : "in the 3x3 part");
+    if (!bounded (r, element (n, i), E[i], translation ? GCV_DIBR_MAX_TRANSLATION : GCV_DIBR_MAX_LINEAR, eb,
+            translation ? " z units" : ""))
+      return 0;
   }
   det = E[0] * (E[5] * E[10] - E[6] * E[9]) + E[1] * (E[6] * E[8] - E[4] * E[10])
       + E[2] * (E[4] * E[9] - E[5] * E[8]);
   if (!(fabs (det) > 1e-12) || !isfinite (det)) {
-    fail_at (p, GCV_ERROR_INVALID, n->offset, "%s: the 3x3 part must be invertible (|det| > 1e-12, finite), "
-        "got det %g", path, det);
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "%s: the 3x3 part must be invertible (|det| > 1e-12, "
+        "finite), got det %g", path, det);
     return 0;
   }
   return 1;
 }
 
 static int
-parse_camera (JParser * p, JNode * n, const char *cam, GcvDibrCamera * c)
+parse_camera (Reader * r, JsonNode * n, const char *cam, GcvDibrCamera * c)
 {
   static const char *const keys[] = { "intrinsics", "extrinsics", NULL };
-  JNode *m;
+  JsonNode *m;
   int i;
 
-  if (n->type != J_OBJECT) {
-    fail_at (p, GCV_ERROR_INVALID, n->offset, "expected an object { \"intrinsics\": ..., \"extrinsics\": ... } "
-        "in %s, got %s", cam, type_show (n->type));
+  if (!JSON_NODE_HOLDS_OBJECT (n)) {
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "expected an object { \"intrinsics\": ..., "
+        "\"extrinsics\": ... } in %s, got %s", cam, type_show (n));
     return 0;
   }
-  if (!check_keys (p, n, cam, keys, "intrinsics, extrinsics"))
+  if (!check_keys (r, n, cam, keys, "intrinsics, extrinsics"))
     return 0;
   m = member (n, "intrinsics");
   if (m == NULL) {
-    fail_at (p, GCV_ERROR_INVALID, n->offset, "missing \"intrinsics\" in %s", cam);
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, n, FALSE), "missing \"intrinsics\" in %s", cam);
     return 0;
   }
-  if (!parse_intrinsics (p, m, cam, c->K))
+  if (!parse_intrinsics (r, m, cam, c->K))
     return 0;
   m = member (n, "extrinsics");
   if (m == NULL) {
@@ -952,72 +907,90 @@ parse_camera (JParser * p, JNode * n, const char *cam, GcvDibrCamera * c)
       c->E[i] = (i % 5 == 0) ? 1.0 : 0.0;
     return 1;
   }
-  return parse_extrinsics (p, m, cam, c->E);
+  return parse_extrinsics (r, m, cam, c->E);
+}
+
+/* The cameras from json-glib's tree of the checked text. */
+static int
+read_cameras (Reader * r, GcvDibrCamera * cams)
+{
+  static const char *const keys[] = { "source", "virtual", NULL };
+  JsonParser *parser = json_parser_new ();
+  GError *gerr = NULL;
+  JsonNode *root, *m;
+  guint n_values = 0, n_keys = 0;
+  int i, ok = 0;
+
+  if (!json_parser_load_from_data (parser, r->text, (gssize) r->len, &gerr)) {
+    /* the check passed: json-glib should read the text too */
+    fail_at (r, GCV_ERROR_INVALID, 0, "json-glib cannot read it: %s", gerr->message);
+    g_error_free (gerr);
+    goto out;
+  }
+  root = json_parser_get_root (parser);
+  r->where = g_hash_table_new (NULL, NULL);
+  r->key_where = g_hash_table_new (NULL, NULL);
+  place (r, root, 0, &n_values, &n_keys);
+  if (n_values != r->values->len || n_keys != r->keys->len || g_hash_table_size (r->where) != n_values) {
+    fail_at (r, GCV_ERROR_INVALID, 0, "json-glib read %u values and %u keys where the check found %u and %u",
+        n_values, n_keys, r->values->len, r->keys->len);
+    goto out;
+  }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root)) {
+    fail_at (r, GCV_ERROR_INVALID, offset_of (r, root, FALSE), "expected a JSON object with \"source\" and "
+        "\"virtual\" at the top level, got %s", type_show (root));
+    goto out;
+  }
+  if (!check_keys (r, root, "", keys, "source, virtual"))
+    goto out;
+  for (i = 0; i < 2; i++) {
+    m = member (root, keys[i]);
+    if (m == NULL) {
+      fail_at (r, GCV_ERROR_INVALID, offset_of (r, root, FALSE), "missing \"%s\" (the %s camera) in the "
+          "top-level object", keys[i], keys[i]);
+      goto out;
+    }
+    if (!parse_camera (r, m, keys[i], &cams[i]))
+      goto out;
+  }
+  ok = 1;
+
+out:
+  g_object_unref (parser);
+  return ok;
 }
 
 GcvStatus
 gcv_dibr_camera_file_parse (const char *text, size_t len, const char *name_for_messages, GcvDibrCamera * source,
     GcvDibrCamera * virt, GcvError * err)
 {
-  static const char *const keys[] = { "source", "virtual", NULL };
-  JParser p;
-  JNode *root = NULL, *m;
+  Reader r;
   GcvDibrCamera cams[2];
-  char gb[64];
-  int i;
 
-  memset (&p, 0, sizeof (p));
-  p.text = text;
-  p.len = text != NULL ? len : 0;
-  p.name = name_for_messages != NULL ? name_for_messages : "camera file";
-  p.err = err;
-  p.status = GCV_OK;
+  memset (&r, 0, sizeof (r));
+  r.text = text != NULL ? text : "";
+  r.len = text != NULL ? len : 0;
+  r.name = name_for_messages != NULL ? name_for_messages : "camera file";
+  r.err = err;
+  r.status = GCV_OK;
+  r.values = g_array_new (FALSE, FALSE, sizeof (size_t));
+  r.keys = g_array_new (FALSE, FALSE, sizeof (size_t));
   memset (cams, 0, sizeof (cams));
 
-  /* a UTF-8 byte-order mark, as some editors write */
-  if (p.len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
-    p.pos = 3;
-  skip_ws (&p);
-  if (p.pos >= p.len) {
-    fail_at (&p, GCV_ERROR_INVALID, p.pos, "the file is empty (expected a JSON object with \"source\" and "
-        "\"virtual\")");
-    return p.status;
+  if (check_text (&r) && read_cameras (&r, cams)) {
+    if (source != NULL)
+      *source = cams[0];
+    if (virt != NULL)
+      *virt = cams[1];
   }
-  root = parse_value (&p, 1);
-  if (root == NULL)
-    return p.status;
-  skip_ws (&p);
-  if (p.pos < p.len) {
-    fail_at (&p, GCV_ERROR_INVALID, p.pos, "unexpected %s after the end of the JSON value (only white space may "
-        "follow it)", got_show (&p, p.pos, gb, sizeof (gb)));
-    goto out;
-  }
-
-  if (root->type != J_OBJECT) {
-    fail_at (&p, GCV_ERROR_INVALID, root->offset, "expected a JSON object with \"source\" and \"virtual\" at the "
-        "top level, got %s", type_show (root->type));
-    goto out;
-  }
-  if (!check_keys (&p, root, "", keys, "source, virtual"))
-    goto out;
-  for (i = 0; i < 2; i++) {
-    m = member (root, keys[i]);
-    if (m == NULL) {
-      fail_at (&p, GCV_ERROR_INVALID, root->offset, "missing \"%s\" (the %s camera) in the top-level object",
-          keys[i], keys[i]);
-      goto out;
-    }
-    if (!parse_camera (&p, m, keys[i], &cams[i]))
-      goto out;
-  }
-  if (source != NULL)
-    *source = cams[0];
-  if (virt != NULL)
-    *virt = cams[1];
-
-out:
-  node_free (root);
-  return p.status;
+  g_array_free (r.values, TRUE);
+  g_array_free (r.keys, TRUE);
+  if (r.where)
+    g_hash_table_destroy (r.where);
+  if (r.key_where)
+    g_hash_table_destroy (r.key_where);
+  return r.status;
 }
 
 GcvStatus

@@ -65,6 +65,27 @@ gcv_ensure_capacity (void **ptr, size_t * cap, size_t n, size_t sz)
   return 1;
 }
 
+void
+gcv_text_position (const char *text, size_t len, size_t off, int *line, int *col)
+{
+  size_t i;
+  int l = 1, c = 1;
+
+  if (off > len)
+    off = len;
+  for (i = 0; i < off; i++) {
+    unsigned char b = (unsigned char) text[i];
+    if (b == '\n') {
+      l++;
+      c = 1;
+    } else if ((b & 0xc0) != 0x80) {
+      c++;
+    }
+  }
+  *line = l;
+  *col = c;
+}
+
 GcvStatus
 gcv_read_settings_file (const char *path, size_t max_bytes, const char *what, char **text, size_t * len,
     GcvError * err)
@@ -121,6 +142,17 @@ gcv_read_settings_file (const char *path, size_t max_bytes, const char *what, ch
     n += (size_t) got;
   }
   close (fd);
+  {
+    const char *nul = memchr (buf, '\0', n);
+    if (nul != NULL) {
+      int line, col;
+      gcv_text_position (buf, n, (size_t) (nul - buf), &line, &col);
+      free (buf);
+      gcv_error_set (err, GCV_ERROR_INVALID, "%s \"%s\": a NUL byte at line %d, column %d (not a text file)", what,
+          path, line, col);
+      return GCV_ERROR_INVALID;
+    }
+  }
   buf[n] = '\0';
   *text = buf;
   *len = n;

@@ -47,12 +47,18 @@ double gcv_now_ms (void);
 int gcv_ensure_capacity (void **ptr, size_t * cap, size_t n, size_t sz);
 
 /* Reads the settings file at `path` (a kernel, a camera) into *text (NUL
- * terminated, free() it), *len bytes.  Only a regular file of at most
+ * terminated, free() it), *len bytes.  Only a regular text file of at most
  * max_bytes is read: a FIFO without a writer, a device (/dev/zero) or a
- * huge file would block or exhaust the element that reads it.  Errors
- * (GCV_ERROR_INVALID, or NO_MEMORY): "<what> \"path\": why". */
+ * huge file would block or exhaust the element that reads it, and a NUL
+ * byte would silently end the text there.  Errors (GCV_ERROR_INVALID, or
+ * NO_MEMORY): "<what> \"path\": why". */
 GcvStatus gcv_read_settings_file (const char *path, size_t max_bytes, const char *what, char **text,
     size_t * len, GcvError * err);
+
+/* Line and column (both from 1; columns in characters: UTF-8
+ * continuation bytes do not count) of byte offset `off` of `text` (`len`
+ * bytes), for messages about text files. */
+void gcv_text_position (const char *text, size_t len, size_t off, int *line, int *col);
 
 /* Sample type of a plane whose pixels hold `channels` interleaved samples. */
 typedef enum {

@@ -55,10 +55,11 @@
  * mode: camera-file names a JSON file with the intrinsics and 4x4
  * world-to-camera extrinsics of the source and the virtual camera (the
  * virtual camera may be anywhere); it overrides the simple-mode properties
- * (and symmetric) when set.  A file that cannot be read or parsed stops
- * the element at start with an error naming the file, line and column;
- * set while playing, it is a warning with the same text and the cameras
- * in force stay.
+ * (and symmetric) when set.  A file that cannot be read or parsed, or
+ * holds a value beyond the bounds the renderer can use (cx 1e300; the
+ * bounds in docs/dibr.md), stops the element at start with an error
+ * naming the file, line and column; set while playing, it is a warning
+ * with the same text and the cameras in force stay.
  *
  * Output: virtual (the virtual view, W x H), stereo-side-by-side (2W x H)
  * or stereo-top-bottom (W x 2H) with the left view first, or anaglyph

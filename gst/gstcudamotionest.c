@@ -42,8 +42,10 @@
  * size, and per block x, y, dx, dy in quarter pixels and the SAD; the first
  * frame, and the first after a FLUSH or a caps change, has no previous
  * frame: its meta says has-reference=false and carries zero vectors.  With
- * location set, each frame's vectors are also appended to a file as one
- * JSON object per line (dx, dy in pixels there).
+ * location set, each frame's vectors are also written to a regular file as
+ * one JSON object per line (dx, dy in pixels there): emptied when the
+ * element starts (unless append=true), complete when EOS leaves the
+ * element, and a line that cannot be written is an error.
  *
  * Blocks in the last column and row are clipped to the frame when the block
  * size does not divide it; a displacement is only tried when the whole
@@ -59,12 +61,13 @@
  * give exactly the single-GPU vectors.  Frames may live on one GPU (CUDA
  * memory): the others copy what they search from it.
  *
- * Properties may change while playing; the next frame uses them, checked
- * together before it (unusable ones are one warning and the frames go on
- * with the last usable settings).  A devices list that does not parse is
- * refused with a warning, the previous one kept.  QoS is off by
- * default: each frame is searched against the one before, so a dropped
- * frame doubles the motion the next search must find.
+ * Properties may change while playing (location and append in the NULL
+ * and READY states only); the next frame uses them, checked together
+ * before it (unusable ones are one warning and the frames go on with the
+ * last usable settings).  A devices list that does not parse is refused
+ * with a warning, the previous one kept.  QoS is off by default: each
+ * frame is searched against the one before, so a dropped frame doubles
+ * the motion the next search must find.
  *
  * ## Example launch line
  * |[
@@ -100,6 +103,7 @@ enum
   PROP_ZERO_THRESHOLD,
   PROP_DRAW,
   PROP_LOCATION,
+  PROP_APPEND,
   PROP_DEVICES,
   PROP_SPLIT,
 };
@@ -111,6 +115,7 @@ enum
 #define DEFAULT_PROP_ZERO_THRESHOLD 0.0
 #define DEFAULT_PROP_DRAW FALSE
 #define DEFAULT_PROP_LOCATION NULL
+#define DEFAULT_PROP_APPEND FALSE
 #define DEFAULT_PROP_DEVICES ""
 #define DEFAULT_PROP_SPLIT GST_CUDA_VIDEO_MOTION_SPLIT_PARALLEL
 
@@ -214,6 +219,7 @@ static GstFlowReturn gst_cuda_video_motion_est_process (GstCudaVideoFilter * fil
     GstVideoFrame * frame);
 static gboolean gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter);
 
 static void
 gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
@@ -264,8 +270,13 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
           DEFAULT_PROP_DRAW, rw));
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
-          "File to append every frame's vectors to, one JSON object per line (NULL = none)",
+          "Regular file to write every frame's vectors to, one JSON object per line, emptied at "
+          "start unless append is set (NULL = none)",
           DEFAULT_PROP_LOCATION, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_APPEND,
+      g_param_spec_boolean ("append", "Append",
+          "Add the lines after what the location file holds instead of emptying it at start",
+          DEFAULT_PROP_APPEND, rw_ready));
   g_object_class_install_property (gobject_class, PROP_DEVICES,
       g_param_spec_string ("devices", "Devices",
           "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
@@ -288,6 +299,7 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
   filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_reset);
+  filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_drain);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_EST, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, 0);
@@ -305,9 +317,9 @@ gst_cuda_video_motion_est_init (GstCudaVideoMotionEst * self)
   self->params.zero_threshold = DEFAULT_PROP_ZERO_THRESHOLD;
   self->draw = DEFAULT_PROP_DRAW;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
+  self->append = DEFAULT_PROP_APPEND;
   self->devices = g_strdup (DEFAULT_PROP_DEVICES);
   self->split = DEFAULT_PROP_SPLIT;
-  self->json_line = g_string_new (NULL);
   /* the output is the input buffer plus the meta (and the arrows) */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
@@ -319,7 +331,6 @@ gst_cuda_video_motion_est_finalize (GObject * object)
 
   g_free (self->location);
   g_free (self->devices);
-  g_string_free (self->json_line, TRUE);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -393,8 +404,14 @@ gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id, const G
       self->draw = g_value_get_boolean (value);
       break;
     case PROP_LOCATION:
+      if ((refused = gst_cuda_motion_export_refuses_change (GST_ELEMENT (self))) != NULL)
+        break;
       g_free (self->location);
       self->location = g_value_dup_string (value);
+      break;
+    case PROP_APPEND:
+      if ((refused = gst_cuda_motion_export_refuses_change (GST_ELEMENT (self))) == NULL)
+        self->append = g_value_get_boolean (value);
       break;
     case PROP_DEVICES:{
       const gchar *text = g_value_get_string (value);
@@ -454,6 +471,9 @@ gst_cuda_video_motion_est_get_property (GObject * object, guint prop_id, GValue 
     case PROP_LOCATION:
       g_value_set_string (value, self->location);
       break;
+    case PROP_APPEND:
+      g_value_set_boolean (value, self->append);
+      break;
     case PROP_DEVICES:
       g_value_set_string (value, self->devices);
       break;
@@ -472,16 +492,18 @@ gst_cuda_video_motion_est_start (GstBaseTransform * trans)
 {
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (trans);
   gchar *location;
+  gboolean append;
 
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->start (trans))
     return FALSE;
   GST_OBJECT_LOCK (self);
   location = g_strdup (self->location);
+  append = self->append;
   GST_OBJECT_UNLOCK (self);
 
   self->frame_number = 0;
   self->has_reference = FALSE;
-  if (!gst_cuda_motion_json_open (GST_ELEMENT (self), location, RECORDS, &self->json)) {
+  if (!gst_cuda_motion_export_open (GST_ELEMENT (self), location, append, RECORDS, &self->export)) {
     g_free (location);
     GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
     return FALSE;
@@ -496,8 +518,20 @@ gst_cuda_video_motion_est_stop (GstBaseTransform * trans)
   GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (trans);
   gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
 
-  gst_cuda_motion_json_close (GST_ELEMENT (self), &self->json, RECORDS);
+  gst_cuda_motion_export_close (&self->export, GST_ELEMENT (self));
   return ok;
+}
+
+/* At EOS (and before new caps), once every frame went out: the export's
+ * lines reach the file before EOS goes on, or an error says why not. */
+static GstFlowReturn
+gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoMotionEst *self = GST_CUDA_VIDEO_MOTION_EST (filter);
+
+  if (self->export == NULL || gst_cuda_motion_export_finish (self->export, GST_ELEMENT (self)))
+    return GST_FLOW_OK;
+  return GST_FLOW_ERROR;
 }
 
 /* ---- per caps ------------------------------------------------------------ */
@@ -727,11 +761,9 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
     }
   }
   gst_cuda_motion_meta_add (buffer, &info, vectors);
-  if (self->json != NULL) {
-    gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), vectors);
-    if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
-      return GST_FLOW_ERROR;
-  }
+  if (self->export != NULL && !gst_cuda_motion_export_vectors (self->export, GST_ELEMENT (self), &info,
+          GST_BUFFER_PTS (buffer), vectors))
+    return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }
 

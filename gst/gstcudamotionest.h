@@ -14,8 +14,6 @@
 #ifndef __GST_CUDA_VIDEO_MOTION_EST_H__
 #define __GST_CUDA_VIDEO_MOTION_EST_H__
 
-#include <stdio.h>
-
 #include "gstcudavideofilter.h"
 #include "gstcudamotionmetawriter.h"
 #include "gstcudamotionexport.h"
@@ -61,12 +59,12 @@ struct _GstCudaVideoMotionEst
   GcvMotionParams params;
   gboolean draw;
   gchar *location;
+  gboolean append;
   gchar *devices;               /* as set; "" = the element's device */
   GstCudaVideoMotionSplit split;
 
   /* streaming thread (and start / stop) */
-  FILE *json;
-  GString *json_line;
+  GstCudaMotionExport *export;  /* location's file, from start to stop */
   guint64 frame_number;         /* frames since start, counted on arrival */
   gboolean has_reference;
   gboolean frame_draw;          /* draw snapshot of the frame being mapped */

@@ -62,13 +62,17 @@
  * and score as 32-bit floats.  The first frame, and the first after a
  * FLUSH or a caps change, has no previous frame: its meta says
  * has-reference=false and holds no points.  With location set, each
- * frame's points are also appended to a file as one JSON object per line.
+ * frame's points are also written to a regular file as one JSON object per
+ * line: emptied when the element starts (unless append=true), complete
+ * when EOS leaves the element, and a line that cannot be written is an
+ * error.
  *
- * Every property may change while playing; the next frame uses the new
- * values.  template-size must be odd and search-size even (other values
- * are refused with a warning); a template larger than the search area is
- * a settings error when the element starts, and while playing one warning
- * and the frames go on with the last usable settings.
+ * Every property but location and append (NULL and READY states only) may
+ * change while playing; the next frame uses the new values.  template-size
+ * must be odd and search-size even (other values are refused with a
+ * warning); a template larger than the search area is a settings error
+ * when the element starts, and while playing one warning and the frames go
+ * on with the last usable settings.
  *
  * QoS is off by default: each frame is tracked against the one before,
  * so a dropped frame makes the next search span two frames of motion.
@@ -113,6 +117,7 @@ enum
   PROP_DRAW,
   PROP_DRAW_SCALE,
   PROP_LOCATION,
+  PROP_APPEND,
 };
 
 /* the numeric defaults are gcv_vcm_params_init()'s (the paper's 16x16
@@ -133,6 +138,7 @@ enum
 #define DEFAULT_PROP_DRAW FALSE
 #define DEFAULT_PROP_DRAW_SCALE 1
 #define DEFAULT_PROP_LOCATION NULL
+#define DEFAULT_PROP_APPEND FALSE
 
 /* what the errors about the location file call the records */
 #define RECORDS "tracked points"
@@ -194,6 +200,7 @@ static GstFlowReturn gst_cuda_video_vcm_complete (GstCudaVideoFilter * filter, G
 static GstFlowReturn gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame);
 static gboolean gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_vcm_reset (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_vcm_drain (GstCudaVideoFilter * filter);
 
 static void
 gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
@@ -282,10 +289,14 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
           1, 64, DEFAULT_PROP_DRAW_SCALE, rw));
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
-          "File the points are appended to, one JSON object per frame and line "
-          "(NULL = none); opened when the element starts",
+          "Regular file to write the points to, one JSON object per frame and line, emptied "
+          "when the element starts unless append is set (NULL = none)",
           DEFAULT_PROP_LOCATION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_APPEND,
+      g_param_spec_boolean ("append", "Append",
+          "Add the lines after what the location file holds instead of emptying it at start",
+          DEFAULT_PROP_APPEND, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -300,6 +311,7 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
   filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_reset);
+  filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_vcm_drain);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_VCM_INTEREST, 0);
@@ -312,7 +324,7 @@ gst_cuda_video_vcm_init (GstCudaVideoVcm * self)
   self->draw = DEFAULT_PROP_DRAW;
   self->draw_scale = DEFAULT_PROP_DRAW_SCALE;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
-  self->json_line = g_string_new (NULL);
+  self->append = DEFAULT_PROP_APPEND;
   /* the output is the input buffer plus the meta (and the arrows) */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
@@ -323,7 +335,6 @@ gst_cuda_video_vcm_finalize (GObject * object)
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (object);
 
   g_free (self->location);
-  g_string_free (self->json_line, TRUE);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -401,8 +412,14 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
       self->draw_scale = g_value_get_int (value);
       break;
     case PROP_LOCATION:
+      if ((refused = gst_cuda_motion_export_refuses_change (GST_ELEMENT (self))) != NULL)
+        break;
       g_free (self->location);
       self->location = g_value_dup_string (value);
+      break;
+    case PROP_APPEND:
+      if ((refused = gst_cuda_motion_export_refuses_change (GST_ELEMENT (self))) == NULL)
+        self->append = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -470,6 +487,9 @@ gst_cuda_video_vcm_get_property (GObject * object, guint prop_id, GValue * value
     case PROP_LOCATION:
       g_value_set_string (value, self->location);
       break;
+    case PROP_APPEND:
+      g_value_set_boolean (value, self->append);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -496,10 +516,12 @@ gst_cuda_video_vcm_start (GstBaseTransform * trans)
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (trans);
   GcvVcmParams params;
   gchar *location;
+  gboolean append;
 
   GST_OBJECT_LOCK (self);
   params = self->params;
   location = g_strdup (self->location);
+  append = self->append;
   GST_OBJECT_UNLOCK (self);
 
   /* before the device is opened: nothing to undo */
@@ -513,7 +535,7 @@ gst_cuda_video_vcm_start (GstBaseTransform * trans)
   }
   self->frame_number = 0;
   self->has_reference = FALSE;
-  if (!gst_cuda_motion_json_open (GST_ELEMENT (self), location, RECORDS, &self->json)) {
+  if (!gst_cuda_motion_export_open (GST_ELEMENT (self), location, append, RECORDS, &self->export)) {
     g_free (location);
     GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
     return FALSE;
@@ -528,8 +550,20 @@ gst_cuda_video_vcm_stop (GstBaseTransform * trans)
   GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (trans);
   gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
 
-  gst_cuda_motion_json_close (GST_ELEMENT (self), &self->json, RECORDS);
+  gst_cuda_motion_export_close (&self->export, GST_ELEMENT (self));
   return ok;
+}
+
+/* At EOS (and before new caps), once every frame went out: the export's
+ * lines reach the file before EOS goes on, or an error says why not. */
+static GstFlowReturn
+gst_cuda_video_vcm_drain (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoVcm *self = GST_CUDA_VIDEO_VCM (filter);
+
+  if (self->export == NULL || gst_cuda_motion_export_finish (self->export, GST_ELEMENT (self)))
+    return GST_FLOW_OK;
+  return GST_FLOW_ERROR;
 }
 
 /* ---- per caps ------------------------------------------------------------ */
@@ -644,11 +678,9 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
     }
   }
   gst_cuda_motion_meta_add_points (buffer, &info, points, n_points);
-  if (self->json != NULL) {
-    gst_cuda_motion_json_points_line (self->json_line, &info, GST_BUFFER_PTS (buffer), points, n_points);
-    if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))
-      return GST_FLOW_ERROR;
-  }
+  if (self->export != NULL && !gst_cuda_motion_export_points (self->export, GST_ELEMENT (self), &info,
+          GST_BUFFER_PTS (buffer), points, n_points))
+    return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }
 

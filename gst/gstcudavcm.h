@@ -14,8 +14,6 @@
 #ifndef __GST_CUDA_VIDEO_VCM_H__
 #define __GST_CUDA_VIDEO_VCM_H__
 
-#include <stdio.h>
-
 #include "gstcudavideofilter.h"
 #include "gstcudamotionmetawriter.h"
 #include "gstcudamotionexport.h"
@@ -58,10 +56,10 @@ struct _GstCudaVideoVcm
   gboolean draw;
   gint draw_scale;
   gchar *location;
+  gboolean append;
 
   /* streaming thread (and start / stop) */
-  FILE *json;
-  GString *json_line;
+  GstCudaMotionExport *export;  /* location's file, from start to stop */
   guint64 frame_number;         /* frames since start, counted on arrival */
   gboolean has_reference;
   gboolean frame_draw;          /* draw snapshot of the frame being mapped */

@@ -47,6 +47,8 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-x
   libfftw3-dev libpng-dev
+  libjson-glib-dev
+  locales
   python3-gi gir1.2-gstreamer-1.0
 )
 # with the CUDA kernels: GStreamer's CUDA library (gst-plugins-bad), for
@@ -59,12 +61,20 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# a locale whose decimal point is ',', for the test that every number read
+# from a text file is read the same whatever the locale (elements-locale;
+# it skips, saying why, where the locale is missing)
+if ! locale -a 2>/dev/null | grep -qix 'de_DE.utf8'; then
+  echo "setup: generating the de_DE.UTF-8 locale (for the locale test)"
+  $sudo localedef -i de_DE -f UTF-8 de_DE.UTF-8 \
+    || echo "setup: could not generate de_DE.UTF-8: elements-locale will skip"
 fi
 
 if [ -d "$build" ] && [ -f "$build/build.ninja" ]; then

@@ -1,5 +1,5 @@
 /* gst-cuda-video: the DIBR camera file (cpu/dibr_camera_file.c, format in
- * cpu/dibr.h).
+ * cpu/dibr.h): json-glib reads it after a strict check of the text.
  *
  *  - good files: K as 9 numbers and as {fx, fy, cx, cy, skew}, with and
  *    without extrinsics (identity), a rotated and moved virtual camera
@@ -14,8 +14,10 @@
  *    empty, not JSON, wrong types, wrong counts, missing and unknown and
  *    duplicate keys, bad matrices, deep nesting, huge numbers, NaN and
  *    Infinity, trailing commas, trailing garbage, comments, bad strings;
+ *    and what json-glib 1.6 alone would take or misread: integers beyond
+ *    64 bits (read as -1), \u0000 in a key (read as the key's end);
  *  - _load(): a file, a missing file, a directory, a file over the size
- *    limit (messages name the path).
+ *    limit, a NUL byte (messages name the path).
  * Run under valgrind by hand: valgrind --leak-check=full --error-exitcode=1.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -268,6 +270,54 @@ test_good (void)
   }
 }
 
+/* The largest values the bounds allow, in the worst combinations: every
+ * file made of them loads, and every warp between its cameras (as the
+ * renderer makes them: source -> virtual, source -> source) is finite. */
+static void
+test_extremes (void)
+{
+  /* K: the smallest focal length with the largest offsets, and the
+   * largest focal length; E: the 3x3 part at its bound, and one barely
+   * invertible (|det| just above 1e-12), translations at theirs */
+  static const char *const K[] = {
+    "[1, 1e6, 1e6, 0, 1, -1e6, 0, 0, 1]",
+    "[1e6, -1e6, -1e6, 0, 1e6, 1e6, 0, 0, 1]",
+    "{\"fx\": 1, \"fy\": 1e6, \"cx\": -1e6, \"cy\": 1e6, \"skew\": 1e6}",
+  };
+  static const char *const E[] = {
+    "[1e6, -1e6, 1e6, 1e9, 1e6, 1e6, -1e6, -1e9, -1e6, 1e6, 1e6, 1e9, 0, 0, 0, 1]",
+    "[1.0001e-4, 0, 0, -1e9, 0, 1.0001e-4, 0, 1e9, 0, 0, 1.0001e-4, -1e9, 0, 0, 0, 1]",
+    "[1e6, 1e6, 0, 1e9, 999999.9999999998, 1e6, 0, 1e9, 0, 0, 1e-6, 1e9, 0, 0, 0, 1]",
+  };
+  char text[1024];
+  int a, b, c, d, i, files = 0;
+
+  for (a = 0; a < 3; a++)
+    for (b = 0; b < 3; b++)
+      for (c = 0; c < 3; c++)
+        for (d = 0; d < 3; d++) {
+          GcvDibrCamera s, v;
+          GcvDibrWarp w[2];
+          GcvError err = { GCV_OK, "" };
+          snprintf (text, sizeof (text), "{\"source\": {\"intrinsics\": %s, \"extrinsics\": %s},\n"
+              "\"virtual\": {\"intrinsics\": %s, \"extrinsics\": %s}}", K[a], E[c], K[b], E[d]);
+          if (gcv_dibr_camera_file_parse (text, strlen (text), NAME, &s, &v, &err) != GCV_OK) {
+            GCV_TEST_CHECK (0, "extremes %d%d%d%d refused: %s", a, b, c, d, err.message);
+            continue;
+          }
+          files++;
+          GCV_TEST_CHECK (gcv_dibr_warp_make (&s, &v, &w[0], &err) == GCV_OK
+              && gcv_dibr_warp_make (&s, &s, &w[1], &err) == GCV_OK, "extremes %d%d%d%d: %s", a, b, c, d,
+              err.message);
+          for (i = 0; i < 12; i++) {
+            double x = i < 9 ? w[i % 2].A[i] : w[i % 2].t[i - 9];
+            GCV_TEST_CHECK (isfinite (x) && fabs (x) < 1e51, "extremes %d%d%d%d: warp entry %d is %g", a, b, c,
+                d, i, x);
+          }
+        }
+  printf ("extreme cameras: %d files load and warp finitely\n", files);
+}
+
 /* ---- bad files ------------------------------------------------------------ */
 
 static const char *
@@ -357,7 +407,17 @@ test_bad (void)
   expect_bad ("hex", cam_file (t, sizeof (t), "\"intrinsics\": [0x10, 0, 320, 0, 1000, 240, 0, 0, 1]", K_OK),
       "x10", "expected ',' or ']'", NULL);
 
+  /* integers json-glib holds in 64 bits: beyond, refused (json-glib
+   * would read -1); the largest one is read exactly (then refused as fx) */
+  expect_bad ("integer beyond 64 bits", cam_file (t, sizeof (t), "\"intrinsics\": [12345678901234567890123, 0, 320, "
+          "0, 1000, 240, 0, 0, 1]", K_OK), "1234", "out of range", "64 bits", "source.intrinsics[0]", NULL);
+  expect_bad ("-2^63", cam_file (t, sizeof (t), K_OK, "\"intrinsics\": [1000, -9223372036854775808, 320, 0, 1000, "
+          "240, 0, 0, 1]"), "-9223", "out of range", "virtual.intrinsics[1]", NULL);
+  expect_bad ("2^63 - 1", cam_file (t, sizeof (t), "\"intrinsics\": [9223372036854775807, 0, 320, 0, 1000, 240, 0, "
+          "0, 1]", K_OK), "9223", "fx", "got 9.22337e+18", NULL);
+
   /* strings */
+  expect_bad ("\\u0000 in a key", "{\"sou\\u0000rce\": {}}", "\\u0000", "NUL", NULL);
   expect_bad ("unterminated string", "{\"source\": {\"intr", "\"intr", "unterminated string", NULL);
   expect_bad ("newline in a string", "{\"sou\nrce\": {}}", "\nrce", "control character", NULL);
   expect_bad ("bad escape", "{\"sou\\xrce\": {}}", "\\x", "invalid escape", NULL);
@@ -439,6 +499,28 @@ test_bad (void)
   expect_bad ("object fx 2e6", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": 2e6, \"fy\": 1, \"cx\": 1, "
           "\"cy\": 1}", K_OK), "2e6", "source.intrinsics.fx must be 1 .. 1e+06 pixels, got 2e+06", NULL);
 
+  /* every other value bounded, so that a file that loads renders (cx
+   * 1e300 used to load and make the warp infinite at the first frame) */
+  expect_bad ("cx 1e300", cam_file (t, sizeof (t), "\"intrinsics\": [1000, 0, 1e300, 0, 1000, 240, 0, 0, 1]",
+          K_OK), "1e300", "source.intrinsics: cx (source.intrinsics[2]) must be -1e+06 .. 1e+06 pixels, got 1e+300",
+      NULL);
+  expect_bad ("cy -2e6", cam_file (t, sizeof (t), K_OK, "\"intrinsics\": [1000, 0, 320, 0, 1000, -2e6, 0, 0, 1]"),
+      "-2e6", "virtual.intrinsics: cy (virtual.intrinsics[5]) must be -1e+06 .. 1e+06 pixels", NULL);
+  expect_bad ("skew 1e300", cam_file (t, sizeof (t), K_OK, "\"intrinsics\": [1000, 1e300, 320, 0, 1000, 240, 0, 0, "
+          "1]"), "1e300", "virtual.intrinsics: skew (virtual.intrinsics[1])", "got 1e+300", NULL);
+  expect_bad ("object cy 1e300", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": 5, \"fy\": 5, \"cx\": 1, \"cy\": "
+          "1e300}", K_OK), "1e300", "source.intrinsics.cy must be -1e+06 .. 1e+06 pixels, got 1e+300", NULL);
+  expect_bad ("object skew -1e7", cam_file (t, sizeof (t), "\"intrinsics\": {\"fx\": 5, \"fy\": 5, \"cx\": 1, \"cy\": "
+          "1, \"skew\": -1e7}", K_OK), "-1e7", "source.intrinsics.skew must be", "got -1e+07", NULL);
+  expect_bad ("E translation 1e300", cam_file (t, sizeof (t), K_OK, K_OK ", \"extrinsics\": [1,0,0,1e300, 0,1,0,0, "
+          "0,0,1,0, 0,0,0,1]"), "1e300", "virtual.extrinsics[3] (a translation) must be -1e+09 .. 1e+09 z units",
+      NULL);
+  expect_bad ("E translation -2e9", cam_file (t, sizeof (t), K_OK ", \"extrinsics\": [1,0,0,0, 0,1,0,0, "
+          "0,0,1,-2e9, 0,0,0,1]", K_OK), "-2e9", "source.extrinsics[11] (a translation)", "got -2e+09", NULL);
+  expect_bad ("E 3x3 entry 1e300", cam_file (t, sizeof (t), K_OK ", \"extrinsics\": [1,0,0,0, 0,1e300,0,0, "
+          "0,0,1,0, 0,0,0,1]", K_OK), "1e300", "source.extrinsics[5] (in the 3x3 part) must be -1e+06 .. 1e+06, "
+      "got 1e+300", NULL);
+
   /* extrinsics */
   expect_bad ("E 12 numbers", cam_file (t, sizeof (t), K_OK, K_OK ", \"extrinsics\": [1,0,0,0, 0,1,0,0, 0,0,1,0]"),
       "[1,0,0,0, 0,1,0,0, 0,0,1,0]", "virtual.extrinsics must have 16 numbers, got 12", NULL);
@@ -498,6 +580,17 @@ test_load (void)
   GCV_TEST_CHECK (st == GCV_ERROR_INVALID && strncmp (err.message, want, strlen (want)) == 0,
       "load bad: \"%s\"", err.message);
 
+  /* a NUL byte (a text reader would stop there): refused with its place */
+  {
+    static const char nul_text[] = "{ \"source\": {\n  \"intr\0insics\": [] } }";
+    f = fopen (path, "wb");
+    fwrite (nul_text, 1, sizeof (nul_text) - 1, f);
+    fclose (f);
+  }
+  st = gcv_dibr_camera_file_load (path, &s, &v, &err);
+  snprintf (want, sizeof (want), "camera file \"%s\": a NUL byte at line 2, column 8 (not a text file)", path);
+  GCV_TEST_CHECK (st == GCV_ERROR_INVALID && strcmp (err.message, want) == 0, "load NUL: \"%s\"", err.message);
+
   /* an empty file */
   f = fopen (path, "wb");
   fclose (f);
@@ -542,6 +635,7 @@ main (void)
   double t0 = gcv_test_now_s ();
 
   test_good ();
+  test_extremes ();
   test_bad ();
   test_load ();
   return gcv_test_summary (t0);

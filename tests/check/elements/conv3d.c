@@ -1264,6 +1264,7 @@ GST_START_TEST (test_kernel_file)
   gchar *bad = g_build_filename (dir, "bad.txt", NULL);
   gchar *bad_last = g_build_filename (dir, "bad-last.txt", NULL);
   gchar *empty = g_build_filename (dir, "empty.txt", NULL);
+  gchar *nul = g_build_filename (dir, "nul.txt", NULL);
   gchar *missing = g_build_filename (dir, "no-such-file.txt", NULL);
   /* a 3 x 3 x 3 kernel, t = 0 .. 2 */
   static const gchar good_text[] =
@@ -1285,6 +1286,8 @@ GST_START_TEST (test_kernel_file)
   static const gchar good2_text[] = "0 0 0 0 1 0 0 0 0";
   static const gchar bad_text[] = "1 2 1\n# fine so far\n2 4 x2\n1 2 1\n";
   static const gchar bad_last_text[] = "1, 2, 1,\n2, 4, 2,\n1, 2, 1,\n0 0 inf";
+  /* a NUL byte used to end the text there: 9 numbers read, 18 lost */
+  static const gchar nul_text[] = "1 2 1\n2 4 2\n1 2 1\n\0" "2 4 2 4 8 4 2 4 2\n1 2 1 2 4 2 1 2 1\n";
   Ctx ctx;
   gfloat *coef;
   gchar *path = NULL;
@@ -1296,6 +1299,7 @@ GST_START_TEST (test_kernel_file)
   fail_unless (g_file_set_contents (bad, bad_text, -1, NULL));
   fail_unless (g_file_set_contents (bad_last, bad_last_text, -1, NULL));
   fail_unless (g_file_set_contents (empty, "# only a comment\n\n", -1, NULL));
+  fail_unless (g_file_set_contents (nul, nul_text, sizeof (nul_text) - 1, NULL));
 
   ctx = ctx_new (name, NULL);
   g_object_set (ctx.e, "kernel-file", good, NULL);
@@ -1316,6 +1320,7 @@ GST_START_TEST (test_kernel_file)
   fail_unless (strstr (last_warning, "x2") != NULL, "%s", last_warning);
   reject_kernel_file (ctx.e, bad_last, "line 4");
   reject_kernel_file (ctx.e, empty, NULL);
+  reject_kernel_file (ctx.e, nul, "a NUL byte at line 4, column 1");
   g_object_get (ctx.e, "kernel-file", &path, NULL);
   fail_unless_equals_string (path, good);
   g_free (path);
@@ -1388,12 +1393,14 @@ GST_START_TEST (test_kernel_file)
   g_unlink (bad);
   g_unlink (bad_last);
   g_unlink (empty);
+  g_unlink (nul);
   g_rmdir (dir);
   g_free (good);
   g_free (good2);
   g_free (bad);
   g_free (bad_last);
   g_free (empty);
+  g_free (nul);
   g_free (missing);
   g_free (dir);
 }

@@ -467,16 +467,21 @@ GST_START_TEST (test_bad_properties)
 
 GST_END_TEST;
 
-/* A camera file that is missing or malformed: an error on the bus naming
- * the file, no crash. */
+/* A camera file that is missing, malformed or holds a value beyond its
+ * bound (cx 1e300 used to start and fail at the first frame): an error on
+ * the bus at start naming the file (and the line and column), no crash. */
 GST_START_TEST (test_bad_camera_file)
 {
   gchar *dir = g_dir_make_tmp ("dibr-XXXXXX", NULL);
   gchar *bad = g_build_filename (dir, "bad.json", NULL);
-  const gchar *const files[] = { "/nonexistent/cameras.json", bad };
+  gchar *far = g_build_filename (dir, "far.json", NULL);
+  const gchar *const files[] = { "/nonexistent/cameras.json", bad, far };
+  const gchar *const says[] = { "cameras.json", ":1:26:", ":2:38: virtual.intrinsics: cx" };
   guint i, f;
 
   fail_unless (g_file_set_contents (bad, "{ \"source\": { \"K\": [1, 2,, 3] }\n", -1, NULL));
+  fail_unless (g_file_set_contents (far, "{ \"source\": { \"intrinsics\": [60, 0, 32, 0, 60, 16, 0, 0, 1] },\n"
+          "  \"virtual\": { \"intrinsics\": [60, 0, 1e300, 0, 60, 16, 0, 0, 1] } }\n", -1, NULL));
   for (i = 0; i < N_ELEMENTS; i++)
     for (f = 0; f < G_N_ELEMENTS (files); f++) {
       gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,"
@@ -492,8 +497,8 @@ GST_START_TEST (test_bad_camera_file)
           "%s started with camera file %s", element_names[i], files[f]);
       gst_message_parse_error (msg, &err, NULL);
       GST_INFO ("%s: %s", files[f], err->message);
-      fail_unless (strstr (err->message, files[f]) != NULL, "the error does not name the file: %s",
-          err->message);
+      fail_unless (strstr (err->message, files[f]) != NULL && strstr (err->message, says[f]) != NULL,
+          "the error does not name the file (and \"%s\"): %s", says[f], err->message);
       g_clear_error (&err);
       gst_message_unref (msg);
       gst_element_set_state (pipe, GST_STATE_NULL);
@@ -502,8 +507,10 @@ GST_START_TEST (test_bad_camera_file)
       g_free (desc);
     }
   g_unlink (bad);
+  g_unlink (far);
   g_rmdir (dir);
   g_free (bad);
+  g_free (far);
   g_free (dir);
 }
 
@@ -640,6 +647,27 @@ GST_START_TEST (test_camera_file)
     g_free (text);
     g_free (where);
   }
+
+  /* a translation beyond its bound (1e300 made the warp infinite at the
+   * next frame, a fatal error): refused when read, a WARNING, and the
+   * cameras in force stay */
+  fail_unless (g_file_set_contents (path, "{ \"source\": { \"intrinsics\": [500, 0, 60, 0, 500, 40, 0, 0, 1] },\n"
+          " \"virtual\": { \"intrinsics\": [500, 0, 60, 0, 500, 40, 0, 0, 1], \"extrinsics\": [1, 0, 0, 1e300, "
+          "0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] } }\n", -1, NULL));
+  g_object_set (file.e, "camera-file", path, NULL);
+  {
+    gchar *text = NULL, *where = g_strdup_printf ("%s:2:88: virtual.extrinsics[3] (a translation)", path);
+    a = ctx_process (&simple, in, LAYOUT_DEFAULT);
+    b = ctx_process (&file, in, LAYOUT_DEFAULT);
+    assert_img_equal (a, b, "the file's cameras kept after a translation of 1e300");
+    img_free (a);
+    img_free (b);
+    fail_unless (bus_count (file.bus, GST_MESSAGE_WARNING, GST_RESOURCE_ERROR, &text) == 1);
+    fail_unless (text && strstr (text, where), "warning %s", GST_STR_NULL (text));
+    fail_unless (bus_count (file.bus, GST_MESSAGE_ERROR, 0, NULL) == 0);
+    g_free (text);
+    g_free (where);
+  }
   ctx_free (&simple);
   ctx_free (&file);
   g_unlink (path);
@@ -647,6 +675,41 @@ GST_START_TEST (test_camera_file)
   g_free (path);
   g_free (dir);
   g_string_free (j, TRUE);
+  img_free (in);
+}
+
+GST_END_TEST;
+
+/* The largest camera values a file may hold (dibr.h's bounds, the worst
+ * combination of tests/dibr_camera_file_test.c) load and render frames on
+ * both elements, without an error: what loads, renders. */
+GST_START_TEST (test_camera_file_extremes)
+{
+  Img *in = scene_frame (0, GST_VIDEO_FORMAT_RGBA);
+  gchar *dir = g_dir_make_tmp ("dibr-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "extremes.json", NULL);
+  guint i, k;
+
+  fail_unless (g_file_set_contents (path, "{\"source\": {\"intrinsics\": [1, 1e6, 1e6, 0, 1, -1e6, 0, 0, 1],\n"
+          "  \"extrinsics\": [1e6, 1e6, 0, 1e9, 999999.9999999998, 1e6, 0, 1e9, 0, 0, 1e-6, 1e9, 0, 0, 0, 1]},\n"
+          " \"virtual\": {\"intrinsics\": {\"fx\": 1e6, \"fy\": 1, \"cx\": -1e6, \"cy\": 1e6, \"skew\": -1e6},\n"
+          "  \"extrinsics\": [1e6, -1e6, 1e6, -1e9, 1e6, 1e6, -1e6, -1e9, -1e6, 1e6, 1e6, 1e9, 0, 0, 0, 1]}}\n",
+          -1, NULL));
+  for (i = 0; i < N_ELEMENTS; i++) {
+    Ctx ctx = scene_ctx (element_names[i], "camera-file", path, "output", 1, NULL);
+    ctx_set_caps (&ctx, &in->info);
+    for (k = 0; k < 2; k++) {
+      Img *out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+      img_free (out);
+    }
+    fail_unless (bus_count (ctx.bus, GST_MESSAGE_ERROR, 0, NULL) == 0, "%s: an error with the extreme cameras",
+        element_names[i]);
+    ctx_free (&ctx);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
   img_free (in);
 }
 
@@ -665,6 +728,7 @@ dibr_suite (void)
   tcase_add_test (tc, test_bad_properties);
   tcase_add_test (tc, test_bad_camera_file);
   tcase_add_test (tc, test_camera_file);
+  tcase_add_test (tc, test_camera_file_extremes);
   tcase_add_test (tc, test_odd_sizes_caps_change);
   tcase_add_test (tc, test_cuda_equals_cpu);
   return s;

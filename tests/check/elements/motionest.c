@@ -1214,6 +1214,13 @@ GST_START_TEST (test_properties)
   fail_unless (G_PARAM_SPEC_BOOLEAN (pspec)->default_value == FALSE);
   fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
 
+  /* append: false (the file is emptied at start, as filesink's), settable
+   * before start only */
+  pspec = g_object_class_find_property (klass, "append");
+  fail_unless (pspec != NULL && G_IS_PARAM_SPEC_BOOLEAN (pspec));
+  fail_unless (G_PARAM_SPEC_BOOLEAN (pspec)->default_value == FALSE);
+  fail_unless ((pspec->flags & GST_PARAM_MUTABLE_READY) && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING));
+
   /* strings, settable before start only */
   {
     static const struct
@@ -1940,10 +1947,12 @@ GST_START_TEST (test_reset)
 
 GST_END_TEST;
 
-/* location: one JSON object per frame and line, appended to what the file
- * held; every value as in the meta, dx and dy in pixels (quarter-pixel
- * decimals), pts null for a buffer without one; a second run appends; a
- * file that cannot be opened stops the start with an error */
+/* location with append=true: one JSON object per frame and line, appended
+ * to what the file held; every value as in the meta, dx and dy in pixels
+ * (quarter-pixel decimals), pts null for a buffer without one; a second
+ * run appends; a file that cannot be opened stops the start with an error
+ * (without append the file is emptied at start: tests/check/elements/
+ * export.c) */
 GST_START_TEST (test_location)
 {
   const gchar *name = element_names[__i__];
@@ -1966,7 +1975,7 @@ GST_START_TEST (test_location)
   shifted_pair (GST_VIDEO_FORMAT_I420, 2, 100, 80, 64, 48, 5, -2, 12, &a, &b);
 
   for (run = 0; run < 2; run++) {
-    Ctx ctx = ctx_new (name, "location", path, NULL);
+    Ctx ctx = ctx_new (name, "location", path, "append", TRUE, NULL);
     const Img *order[] = { a, b, a, b };
     gint nf = run ? 2 : 4;
 

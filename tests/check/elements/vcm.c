@@ -581,7 +581,8 @@ json_next_number (const gchar ** p, const gchar * what)
 }
 
 /* location: one JSON line per frame, the fields and the points of the meta
- * (3 decimals) */
+ * (each float written with the digits that read back as that float: the
+ * numbers equal the meta's exactly) */
 GST_START_TEST (test_location)
 {
   const gchar *name = element_names[__i__];
@@ -626,8 +627,8 @@ GST_START_TEST (test_location)
       const gfloat *rec = &ms[t].p[i].x;
       for (k = 0; k < 5; k++) {
         gdouble v = json_next_number (&p, "location");
-        fail_unless (fabs (v - rec[k]) <= 0.0005 + 1e-9,
-            "line %d point %u field %u: %g vs %g", t, i, k, v, rec[k]);
+        fail_unless ((gfloat) v == rec[k] && (gdouble) (gfloat) v == v,
+            "line %d point %u field %u: %.17g vs %.9g", t, i, k, v, rec[k]);
       }
       fail_unless (*p == ']', "line %d point %u: 5 numbers", t, i);
       p++;
