@@ -164,6 +164,13 @@ gboolean gst_cuda_video_filter_transform_meta (GstBaseTransform * trans, GstBuff
 gboolean gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query);
 gboolean gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query);
+/* Whether @buf holds a frame of @info: a GstVideoMeta of the same format,
+ * size and planes, each plane inside the buffer, or without a meta the
+ * bytes of the default layout; FALSE with @error (STREAM / FORMAT, naming
+ * the meta's and the caps' geometry) when not. */
+gboolean gst_cuda_video_filter_check_frame (const GstVideoInfo * info, GstBuffer * buf, GError ** error);
+GstFlowReturn gst_cuda_video_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont,
+    GstBuffer * input);
 
 /* ---- frames in flight (gstcudavideofilter-inflight.c) ---- */
 void gst_cuda_video_filter_free_slots (GstCudaVideoFilter * self);

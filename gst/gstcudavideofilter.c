@@ -136,6 +136,7 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_ip);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_generate_output);
+  trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_submit_input_buffer);
   /* passthrough (same caps in scalers) must not reach transform_ip */
   trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_sink_event);

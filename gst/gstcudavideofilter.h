@@ -279,6 +279,13 @@ gint gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint pla
  * there. */
 gint gst_cuda_video_filter_plane_samples (const GstVideoInfo * info, guint plane, GcvSampleType * type,
     gint * channels);
+/* gst_video_frame_map() for a buffer the element maps itself: first checks
+ * that @buf holds a frame of @info (a GstVideoMeta of another format or
+ * size, planes outside the buffer, too few bytes) and posts an error
+ * naming both geometries when it does not, as when the map fails.  The
+ * base class checks every input buffer so before the element sees it. */
+gboolean gst_cuda_video_filter_map_frame (GstCudaVideoFilter * filter, GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags);
 /* The first @n_planes planes of a mapped frame as GcvPlanes: data, stride,
  * and width / height in samples of that plane. */
 void gst_cuda_video_filter_frame_planes (GstVideoFrame * frame, guint n_planes, GcvPlane * planes);
