@@ -28,10 +28,12 @@
  * One output frame comes out per input frame, centred: output frame t uses
  * input frames t - rt .. t + rt, so the element holds rt frames back (its
  * latency, reported in the LATENCY query) and output buffers carry the
- * timestamps of the centre frame.  At EOS and before new caps the held
- * frames are drained, so as many frames come out as went in; before the
- * first and after the last frame, `border` extends the video in time as it
- * does in space.  A FLUSH forgets the history.  Alpha (and the x of RGBx)
+ * timestamps of the centre frame.  At EOS, before new caps and before a
+ * new segment or stream the held frames are drained, so as many frames
+ * come out as went in; before the first and after the last frame, `border`
+ * extends the video in time as it does in space.  Other events (GAP, tags)
+ * wait behind the held frames and leave in order with them.  A FLUSH
+ * forgets the history.  Alpha (and the x of RGBx)
  * is not filtered but delayed with the frame it belongs to; with
  * planes=luma only Y of YUV formats is filtered and chroma is delayed.
  *
@@ -243,6 +245,7 @@ static GstFlowReturn gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter,
 static void gst_cuda_video_conv3d_reset (GstCudaVideoFilter * filter);
 static GstFlowReturn gst_cuda_video_conv3d_drain (GstCudaVideoFilter * filter);
 static guint gst_cuda_video_conv3d_latency_frames (GstCudaVideoFilter * filter);
+static guint gst_cuda_video_conv3d_held_frames (GstCudaVideoFilter * filter);
 
 static void
 gst_cuda_video_conv3d_class_init (GstCudaVideoConv3dClass * klass)
@@ -341,6 +344,7 @@ gst_cuda_video_conv3d_class_init (GstCudaVideoConv3dClass * klass)
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_reset);
   filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_drain);
   filter_class->latency_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_latency_frames);
+  filter_class->held_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_held_frames);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CONV3D, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CONV3D_KERNEL, 0);
@@ -944,6 +948,15 @@ gst_cuda_video_conv3d_latency_frames (GstCudaVideoFilter * filter)
   frames = self->n_planes ? self->latency : (guint) (s->temporal_size ? s->temporal_size : s->size) / 2;
   GST_OBJECT_UNLOCK (self);
   return frames;
+}
+
+/* The frames whose outputs are still to come: one stamp each. */
+static guint
+gst_cuda_video_conv3d_held_frames (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
+
+  return g_queue_get_length (&self->stamps);
 }
 
 /* ---- streaming ---------------------------------------------------------- */

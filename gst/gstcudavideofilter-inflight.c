@@ -238,8 +238,10 @@ gst_cuda_video_filter_drain_inflight (GstCudaVideoFilter * self)
     GstBuffer *buf;
     ret = complete_job (self, job, &buf);
     g_free (job);
-    if (ret == GST_FLOW_OK && buf)
+    if (ret == GST_FLOW_OK && buf) {
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
+      gst_cuda_video_filter_output_left (self, TRUE);
+    }
   }
   if (ret != GST_FLOW_OK)
     gst_cuda_video_filter_discard_inflight (self);
@@ -283,6 +285,9 @@ gst_cuda_video_filter_generate_output (GstBaseTransform * trans, GstBuffer ** ou
   Job *job;
 
   *outbuf = NULL;
+  /* basetransform pushed the last output it had from here: the events
+   * that waited for it go now */
+  gst_cuda_video_filter_release_events (self, FALSE);
   priv->submitted = NULL;
   ret = GST_CUDA_VIDEO_FILTER_PARENT_CLASS->generate_output (trans, &fresh);
   job = priv->submitted;
@@ -317,8 +322,10 @@ gst_cuda_video_filter_generate_output (GstBaseTransform * trans, GstBuffer ** ou
       gst_cuda_video_filter_discard_inflight (self);
       return ret;
     }
-    if (*outbuf != NULL)
+    if (*outbuf != NULL) {
+      gst_cuda_video_filter_output_left (self, FALSE);
       return GST_FLOW_OK;
+    }
   }
   return dropped ? GST_BASE_TRANSFORM_FLOW_DROPPED : GST_FLOW_OK;
 }
@@ -572,7 +579,9 @@ gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilter
     ret = render_device (self, render, user_data, outbuf, &done);
     if (ret != GST_FLOW_OK || done == NULL)
       return ret;
-    return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), done);
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), done);
+    gst_cuda_video_filter_output_left (self, TRUE);
+    return ret;
   }
   if (!gst_cuda_video_filter_map_frame (self, &out_frame, &self->out_info, outbuf,
           GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
@@ -591,5 +600,7 @@ gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilter
     gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
     account_frame (self, ms, t1 - t0);
   }
-  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+  ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+  gst_cuda_video_filter_output_left (self, TRUE);
+  return ret;
 }

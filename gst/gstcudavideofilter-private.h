@@ -14,7 +14,7 @@
 /* What the files of the base class share and no element sees: the
  * per-instance state, the frames in flight and their slots, and the
  * functions one concern offers the others.  The class is one GObject in
- * seven files, split by concern:
+ * eight files, split by concern:
  *   gstcudavideofilter.c              class, properties, start / stop /
  *                                     set_caps, events and queries,
  *                                     registration of the cuda / cpu pairs
@@ -23,6 +23,8 @@
  *   gstcudavideofilter-negotiation.c  caps, allocation queries, metas
  *   gstcudavideofilter-inflight.c     slots, submitting, completing and
  *                                     pushing frames in order
+ *   gstcudavideofilter-events.c       serialized events in order with the
+ *                                     frames an element holds back
  *   gstcudavideofilter-transfer.c     host <-> device copies, CUDA memory
  *                                     in place
  *   gstcudavideofilter-pixels.c       luma, planes, rounding, painting */
@@ -128,6 +130,8 @@ struct _GstCudaVideoFilterPrivate
   /* frames in flight, oldest first; the one transform() just submitted */
   GQueue inflight;
   Job *submitted;
+  /* serialized events waiting for held frames to leave, oldest first */
+  GQueue held_events;
 
   /* statistics, under stats_lock */
   GMutex stats_lock;
@@ -182,6 +186,27 @@ GstFlowReturn gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuff
     GstBuffer * outbuf);
 GstFlowReturn gst_cuda_video_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf);
 GstFlowReturn gst_cuda_video_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf);
+
+/* ---- events in order (gstcudavideofilter-events.c) ---- */
+/* Whether @event ends what came before it (EOS, CAPS, a SEGMENT other
+ * than the one in force, STREAM_START, SEGMENT_DONE, STREAM_GROUP_DONE):
+ * the element drains what it holds before it goes on. */
+gboolean gst_cuda_video_filter_event_ends_stream (GstCudaVideoFilter * self, GstEvent * event);
+/* Takes @event (serialized, not ending the stream, the frames in flight
+ * drained) when the element holds frames back or events wait already: it
+ * goes on once the outputs of the frames before it left.  FALSE (not
+ * taken): forward it now. */
+gboolean gst_cuda_video_filter_hold_event (GstCudaVideoFilter * self, GstEvent * event);
+/* An output frame left (@pushed: pushed by the base class itself; FALSE:
+ * handed to basetransform, which pushes it after this returns): held
+ * events count it; with @pushed the ones now due are forwarded. */
+void gst_cuda_video_filter_output_left (GstCudaVideoFilter * self, gboolean pushed);
+/* Forwards the held events that are due (@all: every one, the element
+ * holds nothing any more), in order. */
+void gst_cuda_video_filter_release_events (GstCudaVideoFilter * self, gboolean all);
+/* Forgets the held events (flush, stop); with @keep_sticky the sticky
+ * ones (tags) are forwarded instead of dropped (after a FLUSH_STOP). */
+void gst_cuda_video_filter_flush_events (GstCudaVideoFilter * self, gboolean keep_sticky);
 
 /* ---- transfers (gstcudavideofilter-transfer.c) ---- */
 void gst_cuda_video_filter_plane_geometry (const GstVideoInfo * info, guint plane, gint * width,

@@ -166,6 +166,7 @@ gst_cuda_video_filter_init (GstCudaVideoFilter * self)
   priv->async_depth = DEFAULT_PROP_ASYNC_DEPTH;
   priv->device_allocs = g_ptr_array_new ();
   g_queue_init (&priv->inflight);
+  g_queue_init (&priv->held_events);
   g_mutex_init (&priv->stats_lock);
 }
 
@@ -354,6 +355,7 @@ gst_cuda_video_filter_stop (GstBaseTransform * trans)
   GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
 
   gst_cuda_video_filter_discard_inflight (self);
+  gst_cuda_video_filter_flush_events (self, FALSE);
   if (klass->reset)
     klass->reset (self);
   free_per_caps (self);
@@ -543,53 +545,70 @@ gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * self, gsize row_bytes, 
 
 /* ---- events and queries ------------------------------------------------------ */
 
+/* Pushes everything the element holds, in order: the frames in flight,
+ * then what the algorithm holds back (its drain), the events held behind
+ * them released as their frames leave and the rest after; before @event,
+ * which ends the stream so far. */
+static void
+drain_all (GstCudaVideoFilter * self, GstEvent * event)
+{
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (self->priv->configured) {
+    ret = gst_cuda_video_filter_drain_inflight (self);
+    if (ret == GST_FLOW_OK && klass->drain)
+      ret = klass->drain (self);
+  }
+  if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
+    GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+  gst_cuda_video_filter_release_events (self, TRUE);
+}
+
 static gboolean
 gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
   GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstFlowReturn ret;
+  gboolean res;
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
       gst_cuda_video_filter_discard_inflight (self);
       if (klass->reset)
         klass->reset (self);
-      break;
+      res = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+      gst_cuda_video_filter_flush_events (self, TRUE);
+      return res;
     case GST_EVENT_CAPS:
       /* frames held back under the old caps go out under them, before the
        * new caps reach set_caps (which resets the history) */
       if (self->priv->configured) {
         GstCaps *caps, *current = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
         gst_event_parse_caps (event, &caps);
-        if (current && !gst_caps_is_equal (current, caps)) {
-          GstFlowReturn ret = gst_cuda_video_filter_drain_inflight (self);
-          if (ret == GST_FLOW_OK && klass->drain)
-            ret = klass->drain (self);
-          if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-            GST_WARNING_OBJECT (self, "draining before new caps: %s", gst_flow_get_name (ret));
-        }
+        if (current && !gst_caps_is_equal (current, caps))
+          drain_all (self, event);
         if (current)
           gst_caps_unref (current);
       }
       break;
-    case GST_EVENT_EOS:
-      if (self->priv->configured) {
-        GstFlowReturn ret = gst_cuda_video_filter_drain_inflight (self);
-        if (ret == GST_FLOW_OK && klass->drain)
-          ret = klass->drain (self);
-        if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-          GST_WARNING_OBJECT (self, "draining at EOS: %s", gst_flow_get_name (ret));
-      }
-      break;
     default:
-      /* every other serialized event (segment, gap, tags, ...) comes
-       * after the frames that came before it */
-      if (GST_EVENT_IS_SERIALIZED (event)) {
-        GstFlowReturn ret = gst_cuda_video_filter_drain_inflight (self);
-        if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-          GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
-              gst_flow_get_name (ret));
+      /* every other serialized event comes after the frames that came
+       * before it: those in flight are pushed; what the algorithm holds
+       * back is drained before the end of a stream (EOS, SEGMENT, ...),
+       * and other events (GAP, TAG, ...) wait behind it */
+      if (!GST_EVENT_IS_SERIALIZED (event))
+        break;
+      if (gst_cuda_video_filter_event_ends_stream (self, event)) {
+        drain_all (self, event);
+        break;
       }
+      ret = gst_cuda_video_filter_drain_inflight (self);
+      if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
+        GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+      if (gst_cuda_video_filter_hold_event (self, event))
+        return TRUE;
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);

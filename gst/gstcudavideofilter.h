@@ -116,13 +116,20 @@ struct _GstCudaVideoFilter
  *     output, writable) is about to go downstream: attach metadata from
  *     @results, paint on the host.  May be NULL.
  * @reset: drop temporal state (FLUSH, caps change, stop).
- * @drain: at EOS, before the EOS goes downstream, after the frames in
- *     flight went out: push what the algorithm holds back (elements with
- *     latency), each frame with gst_cuda_video_filter_push_output().
+ * @drain: at EOS (and before new caps, a new segment or stream), before
+ *     the event goes downstream, after the frames in flight went out: push
+ *     what the algorithm holds back (elements with latency), each frame
+ *     with gst_cuda_video_filter_push_output().
  * @latency_frames: how many frames the algorithm's output lags the input
  *     (answered in the LATENCY query with the frames in flight; @process
  *     returns GST_BASE_TRANSFORM_FLOW_DROPPED while the first frames fill
  *     the history).
+ * @held_frames: how many input frames the algorithm holds now whose
+ *     outputs are still to come (at most @latency_frames; fewer while the
+ *     history fills).  Serialized events that do not end the stream (GAP,
+ *     TAG, custom) wait behind them and leave in order with the frames;
+ *     those that do (EOS, CAPS, SEGMENT, STREAM_START, ...) make the base
+ *     class call @drain first.  NULL: the element holds nothing.
  * @process_in_place: for analysers whose output is the input buffer (plus
  *     metadata), CPU backend: one frame, mapped for reading, and for
  *     writing too when @writes_in_place says so.  A subclass that sets it
@@ -150,6 +157,7 @@ struct _GstCudaVideoFilterClass
   void (*reset) (GstCudaVideoFilter * filter);
   GstFlowReturn (*drain) (GstCudaVideoFilter * filter);
   guint (*latency_frames) (GstCudaVideoFilter * filter);
+  guint (*held_frames) (GstCudaVideoFilter * filter);
   GstFlowReturn (*process_in_place) (GstCudaVideoFilter * filter, GstVideoFrame * frame);
   GstFlowReturn (*process_device_in_place) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame);
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
