@@ -387,28 +387,42 @@ GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, con
  *    bus yet), the previous value kept;
  *  - values that constrain each other (low <= high threshold) are checked
  *    together where they are used, so the order in which they are set
- *    never matters: at setup an unusable combination is an ERROR (the
- *    element cannot run); before a frame it is
- *    gst_cuda_video_filter_settings_ok(): one WARNING per combination, and
- *    the frame runs with the last usable settings. */
+ *    never matters.  An unusable combination is an ERROR only while the
+ *    run (start to stop) has had no usable settings yet: at the first
+ *    setup the element cannot run.  Once it has, an unusable combination,
+ *    before a frame or at a later setup (a renegotiation: new caps, a
+ *    property that changes the output format), is a WARNING and the last
+ *    usable settings stay in force (gst_cuda_video_filter_settings_ok(),
+ *    gst_cuda_video_filter_apply_params());
+ *  - one WARNING per change: when the settings become unusable, and again
+ *    only when the rule they break changes or after usable settings came
+ *    in between.  New values that break the same rule (a control binding
+ *    moving a threshold at every frame) are no change. */
 
 /* For set_property: posts that @value for @pspec was refused (@why) and
  * the previous value is kept, naming the value and, for int properties,
  * the range the GParamSpec accepts.  Call it outside the object lock. */
 void gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * filter, GParamSpec * pspec,
     const GValue * value, const gchar * why);
-/* Before a frame: @bad (NULL: the settings are usable) is what is wrong
- * with the combination of properties, naming them and their values.
- * Posts a WARNING the first time a combination is seen; returns whether
- * the frame may use the settings (else the caller keeps its last usable
- * ones). */
+/* Before a frame: @bad (NULL: the settings are usable) is the rule the
+ * combination of properties breaks, naming them.  Posts a WARNING when it
+ * changes (see the policy above); returns whether the frame may use the
+ * settings (else the caller keeps its last usable ones). */
 gboolean gst_cuda_video_filter_settings_ok (GstCudaVideoFilter * filter, const gchar * bad);
+/* The same with the properties' @values for the message (NULL: none):
+ * values that change while the rule @bad stays broken warn no more. */
+gboolean gst_cuda_video_filter_settings_ok_values (GstCudaVideoFilter * filter, const gchar * bad,
+    const gchar * values);
 /* The same for a plain parameter block (@size bytes at @params, as the
- * element's kernel module takes it) that @bad describes (NULL: usable):
- * usable ones are remembered and kept; unusable ones are replaced in
- * @params by the last usable (one WARNING, "invalid @what settings:
- * @bad"), or, when this run has none yet, posted as an ERROR and FALSE
- * returned.  Forgotten at stop. */
+ * element's kernel module takes it) that @bad describes (NULL: usable;
+ * @values as above): usable ones are remembered and kept; unusable ones
+ * are replaced in @params by the last usable of this run (a WARNING,
+ * "invalid @what settings: @bad"), or, when this run has none yet, FALSE
+ * with @error set (at setup: set_caps posts it) or, with @error NULL
+ * (before a frame), posted as an ERROR.  Forgotten at stop. */
+gboolean gst_cuda_video_filter_apply_params (GstCudaVideoFilter * filter, gpointer params, gsize size,
+    const gchar * what, const gchar * bad, const gchar * values, GError ** error);
+/* gst_cuda_video_filter_apply_params() before a frame, without values. */
 gboolean gst_cuda_video_filter_usable_params (GstCudaVideoFilter * filter, gpointer params, gsize size,
     const gchar * what, const gchar * bad);
 
