@@ -293,21 +293,67 @@ gst_cuda_video_filter_map_frame (GstCudaVideoFilter * self, GstVideoFrame * fram
   return TRUE;
 }
 
+/* A renegotiation failed before any setup could say why (no output caps
+ * for the input with the element's settings, or none that downstream
+ * takes): an error that says it, instead of a bare not-negotiated from
+ * upstream. */
+static void
+post_not_negotiated (GstCudaVideoFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstCaps *incaps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  GstCaps *outcaps = NULL, *peer = NULL;
+  GstVideoInfo info;
+  gchar *why = NULL, *what;
+
+  if (incaps == NULL || !gst_video_info_from_caps (&info, incaps)) {
+    gst_clear_caps (&incaps);
+    return;
+  }
+  if (klass->caps_problem)
+    why = klass->caps_problem (self, incaps);
+  outcaps = GST_BASE_TRANSFORM_GET_CLASS (trans)->transform_caps (trans, GST_PAD_SINK, incaps, NULL);
+  peer = gst_pad_peer_query_caps (GST_BASE_TRANSFORM_SRC_PAD (trans), NULL);
+  if (why == NULL && (outcaps == NULL || gst_caps_is_empty (outcaps)))
+    why = g_strdup ("the element's settings make no output of it");
+  else if (why == NULL)
+    why = g_strdup ("downstream takes none of the outputs the element's settings make of it");
+  what = g_strdup_printf ("%s %dx%d", GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
+      GST_VIDEO_INFO_HEIGHT (&info));
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Could not negotiate the output for %s input: %s", what, why),
+      ("input %" GST_PTR_FORMAT "; outputs with the current settings %" GST_PTR_FORMAT
+          "; downstream takes %" GST_PTR_FORMAT, incaps, outcaps, peer));
+  g_free (what);
+  g_free (why);
+  gst_clear_caps (&outcaps);
+  gst_clear_caps (&peer);
+  gst_caps_unref (incaps);
+}
+
 /* Every input buffer enters here (before basetransform's transform,
  * transform_ip or passthrough): one that is no frame of the negotiated
- * caps goes no further. */
+ * caps goes no further.  basetransform renegotiates here too (a property
+ * changed the output): a failure no setup explained is explained, once. */
 GstFlowReturn
 gst_cuda_video_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont, GstBuffer * input)
 {
   GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstCudaVideoFilterPrivate *priv = self->priv;
   GError *error = NULL;
+  GstFlowReturn ret;
 
-  if (self->priv->configured && !gst_cuda_video_filter_check_frame (&self->in_info, input, &error)) {
+  if (priv->configured && !gst_cuda_video_filter_check_frame (&self->in_info, input, &error)) {
     gst_buffer_unref (input);
     return gst_cuda_video_filter_post_error (self,
         "The input buffer does not hold a frame of the negotiated caps", error);
   }
-  return GST_CUDA_VIDEO_FILTER_PARENT_CLASS->submit_input_buffer (trans, is_discont, input);
+  ret = GST_CUDA_VIDEO_FILTER_PARENT_CLASS->submit_input_buffer (trans, is_discont, input);
+  if (ret == GST_FLOW_NOT_NEGOTIATED && priv->setup_failed == NULL && !priv->negotiation_explained) {
+    post_not_negotiated (self);
+    priv->negotiation_explained = TRUE;
+  }
+  return ret;
 }
 
 /* ---- caps ------------------------------------------------------------------ */

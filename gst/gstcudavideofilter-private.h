@@ -124,6 +124,7 @@ struct _GstCudaVideoFilterPrivate
   gchar *settings_warned;       /* the unusable combination last warned about */
   GBytes *usable_params;        /* gst_cuda_video_filter_usable_params() */
   gchar *setup_failed;          /* the setup error last posted, for these caps */
+  gboolean negotiation_explained;       /* a failed renegotiation was posted */
   GPtrArray *device_allocs;
   guint8 *luma8;                /* gst_cuda_video_filter_luma8's (CPU), at its first call */
 

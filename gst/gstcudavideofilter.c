@@ -361,6 +361,7 @@ gst_cuda_video_filter_stop (GstBaseTransform * trans)
   free_per_caps (self);
   gst_cuda_video_filter_close_cuda (self);
   g_clear_pointer (&self->priv->setup_failed, g_free);
+  self->priv->negotiation_explained = FALSE;
   g_clear_pointer (&self->priv->settings_warned, g_free);
   g_clear_pointer (&self->priv->usable_params, g_bytes_unref);
   GST_OBJECT_LOCK (self);
@@ -406,7 +407,16 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
     return FALSE;
   }
   priv->set_up = TRUE;
-  ok = klass->setup == NULL || klass->setup (self, priv->backend, &error);
+  /* no algorithm here knows fields: their lines would be blended as the
+   * lines of one picture */
+  if (GST_VIDEO_INFO_INTERLACE_MODE (&in_info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) {
+    g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "interlaced video (interlace-mode=%s) "
+        "is not supported, only progressive video: deinterlace it first (the deinterlace element)",
+        gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE (&in_info)));
+    ok = FALSE;
+  } else {
+    ok = klass->setup == NULL || klass->setup (self, priv->backend, &error);
+  }
   priv->configured = ok;
   if (ok && on_gpu (self) && !gst_base_transform_is_passthrough (trans))
     ok = gst_cuda_video_filter_alloc_slots (self, &error);
@@ -428,6 +438,7 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
     return FALSE;
   }
   g_clear_pointer (&priv->setup_failed, g_free);
+  priv->negotiation_explained = FALSE;
   GST_INFO_OBJECT (self, "%s %dx%d (%s memory) -> %s %dx%d (%s memory) on the %s",
       GST_VIDEO_INFO_NAME (&in_info), GST_VIDEO_INFO_WIDTH (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info),
       priv->in_device ? "CUDA" : "system", GST_VIDEO_INFO_NAME (&out_info),

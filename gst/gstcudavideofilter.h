@@ -139,6 +139,11 @@ struct _GstCudaVideoFilter
  *     analysis of @frame (read only); @complete then sees the buffer.
  * @writes_in_place: whether the next @process_in_place paints on the frame
  *     (a read-only map then copies nothing).
+ * @caps_problem: why input @caps cannot be taken with the element's
+ *     current settings (a property that restricts the formats or sizes,
+ *     as dibr's layout), naming the property and what the caps say; NULL
+ *     when the settings are not why.  When a negotiation fails for want of
+ *     output caps the base class posts it in its error.  May be NULL.
  */
 struct _GstCudaVideoFilterClass
 {
@@ -161,6 +166,7 @@ struct _GstCudaVideoFilterClass
   GstFlowReturn (*process_in_place) (GstCudaVideoFilter * filter, GstVideoFrame * frame);
   GstFlowReturn (*process_device_in_place) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame);
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
+  gchar *(*caps_problem) (GstCudaVideoFilter * filter, GstCaps * caps);
 };
 
 GType gst_cuda_video_filter_get_type (void);
