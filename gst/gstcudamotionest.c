@@ -215,6 +215,22 @@ static GstFlowReturn gst_cuda_video_motion_est_process (GstCudaVideoFilter * fil
 static gboolean gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter);
 
+/* cudamotionest's own: several GPUs sharing the work */
+static void
+gst_cuda_video_motion_est_install_cuda_properties (GObjectClass * gobject_class)
+{
+  const GParamFlags rw_ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICES,
+      g_param_spec_string ("devices", "Devices",
+          "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
+          "cuda-device-id device; ignored by the CPU backend",
+          DEFAULT_PROP_DEVICES, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SPLIT,
+      g_param_spec_enum ("split", "Split", "How several devices share the work",
+          GST_TYPE_CUDA_VIDEO_MOTION_SPLIT, DEFAULT_PROP_SPLIT, rw_ready));
+}
+
 static void
 gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
 {
@@ -266,14 +282,6 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
       g_param_spec_string ("location", "Location",
           "File to append every frame's vectors to, one JSON object per line (NULL = none)",
           DEFAULT_PROP_LOCATION, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_DEVICES,
-      g_param_spec_string ("devices", "Devices",
-          "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
-          "cuda-device-id device; ignored by the CPU backend",
-          DEFAULT_PROP_DEVICES, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_SPLIT,
-      g_param_spec_enum ("split", "Split", "How several devices share the work",
-          GST_TYPE_CUDA_VIDEO_MOTION_SPLIT, DEFAULT_PROP_SPLIT, rw_ready));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -288,6 +296,7 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
   filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_complete);
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_reset);
+  filter_class->install_cuda_properties = gst_cuda_video_motion_est_install_cuda_properties;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_EST, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, 0);

@@ -6,13 +6,13 @@
  * Every algorithm element (cudacanny/cpucanny, ...) derives from this class.
  * It picks the backend when the element starts: the cpu* elements always run
  * the C implementation; the cuda* elements open the CUDA device given by
- * #GstCudaVideoFilter:cuda-device-id, in the pipeline's GstCudaContext when
+ * their cuda-device-id property, in the pipeline's GstCudaContext when
  * GStreamer's CUDA library is there (shared with cudaupload, the NVDEC
  * decoders and the other cuda* elements through the "gst.cuda.context"
  * GstContext), and make three streams: uploads, compute and downloads.
- * When no usable device exists, #GstCudaVideoFilter:fallback decides between
+ * When no usable device exists, their fallback property decides between
  * running the CPU twin (one warning message) and failing with a RESOURCE
- * error.
+ * error.  The cpu* elements have neither property.
  *
  * On the GPU, frames in memory:CUDAMemory are used where they are (device
  * pointers, no copy), and outputs go downstream in CUDA memory when the
@@ -90,19 +90,8 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   gobject_class->get_property = gst_cuda_video_filter_get_property;
   gobject_class->finalize = gst_cuda_video_filter_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device id",
-          "CUDA device to run on (-1 = the device of the pipeline's CUDA context, else the "
-          "default device, 0 unless CUDA_VISIBLE_DEVICES says otherwise); ignored by the cpu* "
-          "elements",
-          -1, 63, DEFAULT_PROP_CUDA_DEVICE_ID,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_FALLBACK,
-      g_param_spec_boolean ("fallback", "Fallback to CPU",
-          "When no usable CUDA device is found: TRUE runs the CPU implementation and posts "
-          "one warning, FALSE fails with a resource error",
-          DEFAULT_PROP_FALLBACK,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /* cuda-device-id and fallback are the cuda* elements' own: see
+   * pair_class_init */
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_string ("backend", "Backend",
           "Implementation in use once started: \"cuda\" or \"cpu\" (NULL before start)",
@@ -215,12 +204,6 @@ gst_cuda_video_filter_set_property (GObject * object, guint prop_id, const GValu
 
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
-    case PROP_CUDA_DEVICE_ID:
-      priv->device_id = g_value_get_int (value);
-      break;
-    case PROP_FALLBACK:
-      priv->fallback = g_value_get_boolean (value);
-      break;
     case PROP_N_THREADS:
       priv->n_threads = g_value_get_uint (value);
       break;
@@ -250,12 +233,6 @@ gst_cuda_video_filter_get_property (GObject * object, guint prop_id, GValue * va
   }
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
-    case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, priv->device_id);
-      break;
-    case PROP_FALLBACK:
-      g_value_set_boolean (value, priv->fallback);
-      break;
     case PROP_N_THREADS:
       g_value_set_uint (value, priv->n_threads);
       break;
@@ -693,6 +670,74 @@ typedef struct
   GstDebugCategory *category;
 } PairClassData;
 
+/* The properties of the cuda* elements alone (a cpu* element has no
+ * device to choose and nothing to fall back from).  GObject hands a
+ * property to the set / get_property of the class that installed it: the
+ * pair's class, whose handlers take these two (by name: the element's own
+ * ids may be any) and pass the element's own (install_cuda_properties) on
+ * to the element's class. */
+static void
+pair_set_property (GObject * object, guint prop_id, const GValue * value, GParamSpec * pspec)
+{
+  GstCudaVideoFilterPrivate *priv = GST_CUDA_VIDEO_FILTER (object)->priv;
+  GObjectClass *element_class = g_type_class_peek_parent (g_type_class_peek (pspec->owner_type));
+
+  if (g_str_equal (pspec->name, "cuda-device-id")) {
+    GST_OBJECT_LOCK (object);
+    priv->device_id = g_value_get_int (value);
+    GST_OBJECT_UNLOCK (object);
+  } else if (g_str_equal (pspec->name, "fallback")) {
+    GST_OBJECT_LOCK (object);
+    priv->fallback = g_value_get_boolean (value);
+    GST_OBJECT_UNLOCK (object);
+  } else {
+    element_class->set_property (object, prop_id, value, pspec);
+  }
+}
+
+static void
+pair_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
+{
+  GstCudaVideoFilterPrivate *priv = GST_CUDA_VIDEO_FILTER (object)->priv;
+  GObjectClass *element_class = g_type_class_peek_parent (g_type_class_peek (pspec->owner_type));
+
+  if (g_str_equal (pspec->name, "cuda-device-id")) {
+    GST_OBJECT_LOCK (object);
+    g_value_set_int (value, priv->device_id);
+    GST_OBJECT_UNLOCK (object);
+  } else if (g_str_equal (pspec->name, "fallback")) {
+    GST_OBJECT_LOCK (object);
+    g_value_set_boolean (value, priv->fallback);
+    GST_OBJECT_UNLOCK (object);
+  } else {
+    element_class->get_property (object, prop_id, value, pspec);
+  }
+}
+
+static void
+install_pair_properties (GObjectClass * gobject_class)
+{
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_CLASS (gobject_class);
+
+  gobject_class->set_property = pair_set_property;
+  gobject_class->get_property = pair_get_property;
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device to run on (-1 = the device of the pipeline's CUDA context, else the "
+          "default device, 0 unless CUDA_VISIBLE_DEVICES says otherwise); ignored by the cpu* "
+          "elements",
+          -1, 63, DEFAULT_PROP_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FALLBACK,
+      g_param_spec_boolean ("fallback", "Fallback to CPU",
+          "When no usable CUDA device is found: TRUE runs the CPU implementation and posts "
+          "one warning, FALSE fails with a resource error",
+          DEFAULT_PROP_FALLBACK,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  if (klass->install_cuda_properties)
+    klass->install_cuda_properties (gobject_class);
+}
+
 /* The cuda* element's pads take memory:CUDAMemory too (first: preferred),
  * when this build can; the templates are the abstract class's otherwise. */
 static void
@@ -722,6 +767,8 @@ pair_class_init (gpointer klass, gpointer class_data)
   GST_CUDA_VIDEO_FILTER_CLASS (klass)->debug_category = d->category;
   gst_element_class_set_metadata (GST_ELEMENT_CLASS (klass), d->long_name, d->classification,
       d->description, "gst-cuda-video developers");
+  if (d->backend == GST_CUDA_VIDEO_BACKEND_CUDA)
+    install_pair_properties (G_OBJECT_CLASS (klass));
   if (d->backend == GST_CUDA_VIDEO_BACKEND_CUDA && gst_cuda_video_memory_available ())
     add_device_templates (GST_ELEMENT_CLASS (klass));
 }

@@ -144,6 +144,11 @@ struct _GstCudaVideoFilter
  *     as dibr's layout), naming the property and what the caps say; NULL
  *     when the settings are not why.  When a negotiation fails for want of
  *     output caps the base class posts it in its error.  May be NULL.
+ * @install_cuda_properties: installs on the class of the cuda* element the
+ *     properties only a GPU uses (motionest's devices and split), besides
+ *     the cuda-device-id and fallback the base class gives it: the cpu*
+ *     element does not show them.  The element's set / get_property take
+ *     them by their property ids as their own.  May be NULL.
  */
 struct _GstCudaVideoFilterClass
 {
@@ -167,6 +172,7 @@ struct _GstCudaVideoFilterClass
   GstFlowReturn (*process_device_in_place) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame);
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
   gchar *(*caps_problem) (GstCudaVideoFilter * filter, GstCaps * caps);
+  void (*install_cuda_properties) (GObjectClass * klass);
 };
 
 GType gst_cuda_video_filter_get_type (void);

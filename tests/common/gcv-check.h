@@ -248,6 +248,10 @@ void expect_rejected (GstElement * e, const gchar * prop, const GValue * bad,
  * (readable and writable ones, GstObject's aside) its default in a fresh
  * element.  Returns the number of properties. */
 guint check_properties_documented (GstElement * e, const gchar * name);
+/* cuda-device-id (int -1 .. 63, default -1, READY) and fallback (boolean,
+ * default TRUE, READY) on @e when @name is a cuda* element, neither on a
+ * cpu* element (they would do nothing there). */
+void check_device_properties (GstElement * e, const gchar * name);
 /* Without a GPU: @factory (a cuda* element) with fallback=false fails to
  * start, with a RESOURCE error on its bus (not a crash). */
 void check_no_fallback_fails (const gchar * factory);

@@ -2,7 +2,9 @@
  * granted, checked on every element: QoS where it is safe, properties that
  * follow a control binding, metas kept through elements that keep the
  * geometry (and the frame they belong to through conv3d's delay), one
- * debug category per element, the element metadata.
+ * debug category per element, the element metadata, properties that do
+ * something on each twin (a cpu* element shows no cuda-device-id, fallback
+ * or devices).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -176,6 +178,74 @@ GST_START_TEST (test_metas)
 
 GST_END_TEST;
 
+/* Each cpu* element shows the properties of its cuda* twin but for those
+ * only a GPU uses: cuda-device-id and fallback, and cudamotionest's
+ * devices and split.  The cuda* element keeps them, with the gst-inspect
+ * text they always had. */
+GST_START_TEST (test_twin_property_lists)
+{
+  static const gchar *const suffixes[] = { "canny", "bsplinescale", "conv3d", "seamcarve", "motionest", "vcm",
+    "dibr"
+  };
+  static const struct
+  {
+    const gchar *name, *blurb;
+  } gpu_only[] = {
+    {"cuda-device-id", "CUDA device to run on (-1 = the device of the pipeline's CUDA context, else the "
+          "default device, 0 unless CUDA_VISIBLE_DEVICES says otherwise); ignored by the cpu* elements"},
+    {"fallback", "When no usable CUDA device is found: TRUE runs the CPU implementation and posts one "
+          "warning, FALSE fails with a resource error"},
+    {"devices", "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
+          "cuda-device-id device; ignored by the CPU backend"},
+    {"split", "How several devices share the work"},
+  };
+  guint i, k;
+
+  for (i = 0; i < G_N_ELEMENTS (suffixes); i++) {
+    gchar *cuda_name = g_strconcat ("cuda", suffixes[i], NULL), *cpu_name = g_strconcat ("cpu", suffixes[i], NULL);
+    GstElement *cuda = gst_element_factory_make (cuda_name, NULL), *cpu = gst_element_factory_make (cpu_name, NULL);
+    guint n_cuda, n_cpu, only = 0;
+    GParamSpec **cuda_specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (cuda), &n_cuda);
+    GParamSpec **cpu_specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (cpu), &n_cpu);
+
+    for (k = 0; k < G_N_ELEMENTS (gpu_only); k++) {
+      GParamSpec *c = g_object_class_find_property (G_OBJECT_GET_CLASS (cuda), gpu_only[k].name);
+      gboolean want = k < 2 || g_str_equal (suffixes[i], "motionest");
+      fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (cpu), gpu_only[k].name) == NULL,
+          "%s shows %s", cpu_name, gpu_only[k].name);
+      fail_unless ((c != NULL) == want, "%s: %s %s", cuda_name, gpu_only[k].name, want ? "missing" : "shown");
+      if (c == NULL)
+        continue;
+      fail_unless_equals_string (g_param_spec_get_blurb (c), gpu_only[k].blurb);
+      only++;
+    }
+    /* everything else is on both, with the same type and text */
+    fail_unless_equals_int (n_cpu + only, n_cuda);
+    for (k = 0; k < n_cpu; k++) {
+      GParamSpec *c = g_object_class_find_property (G_OBJECT_GET_CLASS (cuda), cpu_specs[k]->name);
+      fail_unless (c != NULL && c->value_type == cpu_specs[k]->value_type
+          && g_str_equal (g_param_spec_get_blurb (c), g_param_spec_get_blurb (cpu_specs[k])),
+          "%s: %s differs from %s's", cpu_name, cpu_specs[k]->name, cuda_name);
+    }
+    /* the cuda* element's are set and read as before */
+    g_object_set (cuda, "cuda-device-id", 3, "fallback", FALSE, NULL);
+    {
+      gint dev;
+      gboolean fallback;
+      g_object_get (cuda, "cuda-device-id", &dev, "fallback", &fallback, NULL);
+      fail_unless (dev == 3 && !fallback, "%s: cuda-device-id %d fallback %d", cuda_name, dev, fallback);
+    }
+    g_free (cuda_specs);
+    g_free (cpu_specs);
+    gst_object_unref (cuda);
+    gst_object_unref (cpu);
+    g_free (cuda_name);
+    g_free (cpu_name);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 behaviour_suite (void)
 {
@@ -186,6 +256,7 @@ behaviour_suite (void)
   tcase_add_test (tc, test_categories_and_metadata);
   tcase_add_test (tc, test_control_binding);
   tcase_add_test (tc, test_metas);
+  tcase_add_test (tc, test_twin_property_lists);
   return s;
 }
 

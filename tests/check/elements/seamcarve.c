@@ -503,15 +503,11 @@ GST_START_TEST (test_properties)
 
   /* the base class' */
   {
-    gint dev;
     guint nt;
-    gboolean fallback;
     gchar *backend = get_backend (e);
-    g_object_get (e, "cuda-device-id", &dev, "n-threads", &nt, "fallback",
-        &fallback, NULL);
-    fail_unless_equals_int (dev, -1);
+    g_object_get (e, "n-threads", &nt, NULL);
     fail_unless_equals_int (nt, 0);
-    fail_unless (fallback == TRUE);
+    check_device_properties (e, name);
     fail_unless (backend == NULL, "backend %s before start", backend);
     pspec = g_object_class_find_property (klass, "backend");
     fail_unless (pspec != NULL && !(pspec->flags & G_PARAM_WRITABLE));
