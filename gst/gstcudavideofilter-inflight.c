@@ -142,6 +142,31 @@ account_frame (GstCudaVideoFilter * self, const gdouble ms[3], gint64 host_us)
   g_mutex_unlock (&priv->stats_lock);
 }
 
+/* A CPU frame computed from @t0 to @t1 (monotonic µs) and given out: the
+ * statistics, and an INFO line when it was slow (SLOW_CPU_FRAME_US), at
+ * most one a second, counting the slow frames in between, so that a
+ * pipeline that seems to hang says why in GST_DEBUG=<element>:4. */
+static void
+account_cpu_frame (GstCudaVideoFilter * self, gint64 t0, gint64 t1)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
+
+  account_frame (self, ms, t1 - t0);
+  if (t1 - t0 < SLOW_CPU_FRAME_US)
+    return;
+  priv->slow_frames++;
+  priv->slowest_us = MAX (priv->slowest_us, t1 - t0);
+  if (priv->slow_logged_us != 0 && t1 - priv->slow_logged_us < G_USEC_PER_SEC)
+    return;
+  GST_INFO_OBJECT (self, "slow CPU frame: %.0f ms (slow: %d ms and more); %u slow frame(s) since the last "
+      "such line, the slowest %.0f ms", ms[1], SLOW_CPU_FRAME_US / 1000, priv->slow_frames,
+      priv->slowest_us / 1000.0);
+  priv->slow_logged_us = t1;
+  priv->slow_frames = 0;
+  priv->slowest_us = 0;
+}
+
 static gdouble
 elapsed (Slot * slot, gint a, gint b)
 {
@@ -437,10 +462,8 @@ gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, Gs
   t1 = g_get_monotonic_time ();
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
-  if (ret == GST_FLOW_OK) {
-    gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
-    account_frame (self, ms, t1 - t0);
-  }
+  if (ret == GST_FLOW_OK)
+    account_cpu_frame (self, t0, t1);
   return ret;
 }
 
@@ -473,10 +496,8 @@ gst_cuda_video_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   ret = klass->process_in_place (self, &frame);
   t1 = g_get_monotonic_time ();
   gst_video_frame_unmap (&frame);
-  if (ret == GST_FLOW_OK || ret == GST_BASE_TRANSFORM_FLOW_DROPPED) {
-    gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
-    account_frame (self, ms, t1 - t0);
-  }
+  if (ret == GST_FLOW_OK || ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
+    account_cpu_frame (self, t0, t1);
   return ret;
 }
 
@@ -596,10 +617,7 @@ gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilter
     gst_buffer_unref (outbuf);
     return ret == GST_BASE_TRANSFORM_FLOW_DROPPED ? GST_FLOW_OK : ret;
   }
-  {
-    gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
-    account_frame (self, ms, t1 - t0);
-  }
+  account_cpu_frame (self, t0, t1);
   ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
   gst_cuda_video_filter_output_left (self, TRUE);
   return ret;

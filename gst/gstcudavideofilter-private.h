@@ -46,6 +46,11 @@ G_BEGIN_DECLS
  * than the PCIe link (55 GB/s). */
 #define PARALLEL_COPY_BYTES (1 << 19)
 
+/* A CPU frame that takes this long (µs) is logged (INFO, at most one line
+ * a second): a quarter of a second is below 4 frames a second, far from
+ * real time at any video rate and long enough to notice as a stall. */
+#define SLOW_CPU_FRAME_US (250 * 1000)
+
 /* GstBaseTransform's class, for chaining up from any file of the class */
 #define GST_CUDA_VIDEO_FILTER_PARENT_CLASS \
   ((GstBaseTransformClass *) g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
@@ -133,6 +138,11 @@ struct _GstCudaVideoFilterPrivate
   Job *submitted;
   /* serialized events waiting for held frames to leave, oldest first */
   GQueue held_events;
+
+  /* slow CPU frames since the last INFO line about them (streaming thread) */
+  gint64 slow_logged_us;
+  guint slow_frames;
+  gint64 slowest_us;
 
   /* statistics, under stats_lock */
   GMutex stats_lock;

@@ -269,6 +269,9 @@ gst_cuda_video_filter_start (GstBaseTransform * trans)
   priv->frames = 0;
   memset (priv->sum_ms, 0, sizeof (priv->sum_ms));
   g_mutex_unlock (&priv->stats_lock);
+  priv->slow_logged_us = 0;
+  priv->slow_frames = 0;
+  priv->slowest_us = 0;
 
   priv->backend = GST_CUDA_VIDEO_BACKEND_CPU;
   if (klass->backend == GST_CUDA_VIDEO_BACKEND_CUDA) {

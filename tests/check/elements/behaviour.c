@@ -4,7 +4,7 @@
  * geometry (and the frame they belong to through conv3d's delay), one
  * debug category per element, the element metadata, properties that do
  * something on each twin (a cpu* element shows no cuda-device-id, fallback
- * or devices).
+ * or devices), an INFO line for slow CPU frames.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -246,6 +246,70 @@ GST_START_TEST (test_twin_property_lists)
 
 GST_END_TEST;
 
+/* INFO lines of category @data that say a CPU frame was slow */
+static void
+count_slow_lines (GstDebugCategory * category, GstDebugLevel level, const gchar * file, const gchar * function,
+    gint line, GObject * object, GstDebugMessage * message, gpointer data)
+{
+  guint *n = data;
+
+  if (level == GST_LEVEL_INFO && g_str_equal (gst_debug_category_get_name (category), "cpuconv3d")
+      && g_str_has_prefix (gst_debug_message_get (message), "slow CPU frame"))
+    g_atomic_int_inc (n);
+}
+
+/* A CPU frame of 250 ms or more gives an INFO line, at most one a second:
+ * frames of cpuconv3d with a 31 x 31 baseline kernel on one thread (2.5e8
+ * multiply-adds, about half a second on the shared 2-core CI machine),
+ * their times read from the stats.  Lines: at least one when a frame was
+ * slow, none when none was, never more than slow frames nor than one a
+ * second (six slow frames in three seconds: three lines at most). */
+GST_START_TEST (test_slow_cpu_frame_info)
+{
+  const gint side = gcv_check_quick ()? 64 : 512, n = gcv_check_quick ()? 2 : 6;
+  Ctx ctx = ctx_new ("cpuconv3d", "size", 31, "temporal-size", 1, "n-threads", 1u, NULL);
+  Img *im = img_from_test_photo (GST_VIDEO_FORMAT_GRAY8, side, side, 1, 0, 0, 5);
+  GstDebugLevel old = gst_debug_category_get_threshold (_gst_debug_get_category ("cpuconv3d"));
+  gdouble sum = 0.0;
+  gint64 t0;
+  guint lines = 0, slow = 0, allowed;
+  gint k;
+
+  gst_util_set_object_arg (G_OBJECT (ctx.e), "algorithm", "baseline");
+  gst_debug_set_threshold_for_name ("cpuconv3d", GST_LEVEL_INFO);
+  gst_debug_add_log_function (count_slow_lines, &lines, NULL);
+  ctx_set_caps (&ctx, &im->info);
+  t0 = g_get_monotonic_time ();
+  for (k = 0; k < n; k++) {
+    GstStructure *stats;
+    guint64 frames;
+    gdouble mean;
+    ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_OK, "slow frame");
+    gst_buffer_unref (gst_harness_pull (ctx.h));
+    g_object_get (ctx.e, "stats", &stats, NULL);
+    gst_structure_get_uint64 (stats, "frames", &frames);
+    gst_structure_get_double (stats, "compute-ms", &mean);
+    gst_structure_free (stats);
+    fail_unless_equals_uint64 (frames, k + 1);
+    /* this frame's time: the mean's sum grew by it */
+    if (mean * (k + 1) - sum >= 250.0)
+      slow++;
+    sum = mean * (k + 1);
+  }
+  allowed = 1 + (guint) ((g_get_monotonic_time () - t0) / G_USEC_PER_SEC);
+  gst_debug_remove_log_function (count_slow_lines);
+  gst_debug_category_set_threshold (_gst_debug_get_category ("cpuconv3d"), old);
+  GST_INFO ("%d frames of %dx%d, %u slow (%.0f ms in all), %u INFO lines", n, side, side, slow, sum, lines);
+  if (slow > 0)
+    fail_unless (lines >= 1, "%u slow frames, no INFO line", slow);
+  fail_unless (lines <= slow && lines <= allowed, "%u INFO lines for %u slow frames in %u s", lines, slow,
+      allowed);
+  img_free (im);
+  ctx_free (&ctx);
+}
+
+GST_END_TEST;
+
 static Suite *
 behaviour_suite (void)
 {
@@ -257,6 +321,7 @@ behaviour_suite (void)
   tcase_add_test (tc, test_control_binding);
   tcase_add_test (tc, test_metas);
   tcase_add_test (tc, test_twin_property_lists);
+  tcase_add_test (tc, test_slow_cpu_frame_info);
   return s;
 }
 
