@@ -613,6 +613,18 @@ ctx_set_caps (Ctx * ctx, const GstVideoInfo * info)
   gst_harness_set_src_caps (ctx->h, caps);
 }
 
+void
+ctx_push_caps_unchecked (Ctx * ctx, GstCaps * caps)
+{
+  GstSegment seg;
+
+  gst_pad_push_event (ctx->h->srcpad, gst_event_new_stream_start (ctx->name));
+  gst_pad_push_event (ctx->h->srcpad, gst_event_new_caps (caps));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (ctx->h->srcpad, gst_event_new_segment (&seg));
+  gst_caps_unref (caps);
+}
+
 GstCaps *
 ctx_out_caps (Ctx * ctx)
 {

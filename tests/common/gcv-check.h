@@ -183,6 +183,10 @@ void check_backend (GstElement * e, const gchar * name);
 void check_caps_refused (GstPad * pad, const gchar * const *list, guint n);
 
 void ctx_set_caps (Ctx * ctx, const GstVideoInfo * info);
+/* What a harness source pushes before data (stream start, @caps, taken,
+ * and a segment), without the harness' assertion that the caps were
+ * taken: for caps the element must refuse. */
+void ctx_push_caps_unchecked (Ctx * ctx, GstCaps * caps);
 /* the caps downstream of the element (must be set; unref them) */
 GstCaps *ctx_out_caps (Ctx * ctx);
 /* What the harness' sink accepts from now on (caps_str NULL: any raw video

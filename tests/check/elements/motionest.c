@@ -585,20 +585,6 @@ check_seq (const gchar * name, const GcvMotionParams * p, Img ** seq, gint n,
   ctx_free (&ctx);
 }
 
-/* the events a harness source pushes before data, without the harness'
- * assertion that the caps were taken */
-static void
-push_caps_unchecked (Ctx * ctx, GstCaps * caps)
-{
-  GstSegment seg;
-
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_stream_start ("motion"));
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_caps (caps));
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_segment (&seg));
-  gst_caps_unref (caps);
-}
-
 static void
 push_flush (Ctx * ctx)
 {
@@ -1869,7 +1855,7 @@ GST_START_TEST (test_meta)
       GST_STATE_CHANGE_SUCCESS);
   fail_unless (gst_element_set_state (ctx.e, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_SUCCESS);
-  push_caps_unchecked (&ctx, gst_video_info_to_caps (&seq[3]->info));
+  ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&seq[3]->info));
   process_check (&ctx, &default_prm, NULL, seq[3], LAYOUT_ALIGNED, 0,
       "after a restart");
 

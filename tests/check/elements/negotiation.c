@@ -28,57 +28,49 @@ static const gchar *const all_elements[] = {
 static const gchar *const dibr_names[] = { "cpudibr", "cudadibr" };
 static const gchar *const canny_names[] = { "cpucanny", "cudacanny" };
 
-/* Stream start, @caps (taken) and a segment, without the harness's checks
- * that the caps were taken. */
+/* @name plays @im with @prop=@before, then @prop=@after makes the next
+ * buffer renegotiate, which cannot succeed: not-negotiated with one CORE /
+ * NEGOTIATION error that contains every string of @words (NULL
+ * terminated), and none more on the next frame. */
 static void
-push_caps_unchecked (Ctx * ctx, GstCaps * caps)
+check_renegotiation_error (const gchar * name, const Img * im, const gchar * downstream, const gchar * prop,
+    const gchar * before, const gchar * after, const gchar * const *words)
 {
-  GstSegment seg;
-
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_stream_start ("negotiation"));
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_caps (caps));
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_segment (&seg));
-  gst_caps_unref (caps);
-}
-
-/* Pushes a frame and expects not-negotiated with one CORE / NEGOTIATION
- * error that contains every string of @words (NULL terminated). */
-static void
-expect_negotiation_error (Ctx * ctx, const Img * im, const gchar * what, const gchar * const *words)
-{
+  Ctx ctx = ctx_new (name, NULL);
+  gchar *what = g_strdup_printf ("%s %s=%s -> %s", name, prop, before, after);
   gchar *text = NULL;
   guint errors, i;
 
-  ctx_push_expect (ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, what);
-  errors = bus_count (ctx->bus, GST_MESSAGE_ERROR, GST_CORE_ERROR, &text);
+  gst_util_set_object_arg (G_OBJECT (ctx.e), prop, before);
+  if (downstream)
+    ctx_set_downstream (&ctx, downstream);
+  ctx_set_caps (&ctx, &im->info);
+  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_OK, what);
+  gst_buffer_unref (gst_harness_pull (ctx.h));
+
+  gst_util_set_object_arg (G_OBJECT (ctx.e), prop, after);
+  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, what);
+  errors = bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_CORE_ERROR, &text);
   fail_unless (errors == 1, "%s: %u negotiation errors (%s)", what, errors, GST_STR_NULL (text));
   for (i = 0; words[i] != NULL; i++)
     fail_unless (strstr (text, words[i]) != NULL, "%s: the error does not say \"%s\": %s", what, words[i],
         text);
   GST_INFO ("%s: %s", what, text);
-  g_free (text);
   /* once: the next frame fails the same way without a second error */
-  ctx_push_expect (ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, what);
-  fail_unless_equals_int (bus_count (ctx->bus, GST_MESSAGE_ERROR, 0, NULL), 0);
+  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, what);
+  fail_unless_equals_int (bus_count (ctx.bus, GST_MESSAGE_ERROR, 0, NULL), 0);
+  g_free (text);
+  g_free (what);
+  ctx_release (&ctx);
 }
 
 /* layout=alpha while playing I420 */
 GST_START_TEST (test_dibr_layout_alpha_on_i420)
 {
-  const gchar *name = dibr_names[__i__];
-  Ctx ctx = ctx_new (name, NULL);
   Img *im = img_2d_plus_depth (GST_VIDEO_FORMAT_I420, 32, 24, 1, 10, 10, 0, 3);
   static const gchar *const words[] = { "layout=alpha", "I420", "RGBA", NULL };
-  GstBuffer *out;
 
-  ctx_set_caps (&ctx, &im->info);
-  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_OK, "side-by-side I420");
-  out = gst_harness_pull (ctx.h);
-  gst_buffer_unref (out);
-  gst_util_set_object_arg (G_OBJECT (ctx.e), "layout", "alpha");
-  expect_negotiation_error (&ctx, im, name, words);
-  ctx_release (&ctx);
+  check_renegotiation_error (dibr_names[__i__], im, NULL, "layout", "side-by-side", "alpha", words);
   img_free (im);
 }
 
@@ -87,18 +79,10 @@ GST_END_TEST;
 /* side-by-side needs an even width: an odd one says so */
 GST_START_TEST (test_dibr_odd_width_side_by_side)
 {
-  const gchar *name = dibr_names[__i__];
-  Ctx ctx = ctx_new (name, NULL);
   Img *im = img_from_test_photo (GST_VIDEO_FORMAT_RGBA, 33, 24, 1, 10, 10, 3);
   static const gchar *const words[] = { "layout=side-by-side", "even width", "33", NULL };
 
-  gst_util_set_object_arg (G_OBJECT (ctx.e), "layout", "top-bottom");
-  ctx_set_caps (&ctx, &im->info);
-  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_OK, "top-bottom 33x24");
-  gst_buffer_unref (gst_harness_pull (ctx.h));
-  gst_util_set_object_arg (G_OBJECT (ctx.e), "layout", "side-by-side");
-  expect_negotiation_error (&ctx, im, name, words);
-  ctx_release (&ctx);
+  check_renegotiation_error (dibr_names[__i__], im, NULL, "layout", "top-bottom", "side-by-side", words);
   img_free (im);
 }
 
@@ -107,19 +91,11 @@ GST_END_TEST;
 /* mode=edges (GRAY8 out) against a downstream that takes I420 only */
 GST_START_TEST (test_canny_mode_downstream_refuses)
 {
-  const gchar *name = canny_names[__i__];
-  Ctx ctx = ctx_new (name, NULL);
   Img *im = img_from_test_photo (GST_VIDEO_FORMAT_I420, 48, 32, 1, 10, 10, 3);
   static const gchar *const words[] = { "I420 48x32", "downstream takes none", NULL };
 
-  gst_util_set_object_arg (G_OBJECT (ctx.e), "mode", "overlay");
-  ctx_set_downstream (&ctx, "video/x-raw,format=I420");
-  ctx_set_caps (&ctx, &im->info);
-  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_OK, "overlay into I420");
-  gst_buffer_unref (gst_harness_pull (ctx.h));
-  gst_util_set_object_arg (G_OBJECT (ctx.e), "mode", "edges");
-  expect_negotiation_error (&ctx, im, name, words);
-  ctx_release (&ctx);
+  check_renegotiation_error (canny_names[__i__], im, "video/x-raw,format=I420", "mode", "overlay", "edges",
+      words);
   img_free (im);
 }
 
@@ -148,7 +124,7 @@ GST_START_TEST (test_interlaced_refused)
       gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, modes[m], NULL);
       if (g_str_equal (modes[m], "alternate"))
         gst_caps_set_features (caps, 0, gst_caps_features_new (GST_CAPS_FEATURE_FORMAT_INTERLACED, NULL));
-      push_caps_unchecked (&ctx, caps);
+      ctx_push_caps_unchecked (&ctx, caps);
       ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, what);
       fail_unless_equals_int (gst_harness_buffers_in_queue (ctx.h), 0);
       errors = bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_STREAM_ERROR, &text);

@@ -52,18 +52,18 @@ fresh_output (const gchar * name, const gchar * props, const Img * im)
   return out;
 }
 
-/* Stream start, @caps (taken) and a segment, without the harness's checks
- * that the caps were taken. */
+/* A run that starts with unusable settings: the caps of @im are refused
+ * with one settings error that says @why. */
 static void
-push_caps_unchecked (Ctx * ctx, GstCaps * caps)
+expect_unusable_from_start (Ctx * ctx, const Img * im, const gchar * why)
 {
-  GstSegment seg;
+  gchar *text = NULL;
 
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_stream_start ("settings"));
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_caps (caps));
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_segment (&seg));
-  gst_caps_unref (caps);
+  ctx_push_caps_unchecked (ctx, gst_video_info_to_caps (&im->info));
+  ctx_push_expect (ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, "unusable from start");
+  fail_unless (bus_count (ctx->bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR, &text) == 1 && strstr (text, why),
+      "%s: %s", ctx->name, GST_STR_NULL (text));
+  g_free (text);
 }
 
 /* Pushes @im through the running @ctx and checks the output against
@@ -132,13 +132,8 @@ GST_START_TEST (test_canny_unusable_from_start)
   const gchar *name = canny_names[__i__];
   Ctx ctx = ctx_new (name, "low-threshold", 200.0, NULL);
   Img *im = img_from_test_photo (GST_VIDEO_FORMAT_GRAY8, 32, 24, 1, 30, 20, 9);
-  gchar *text = NULL;
 
-  push_caps_unchecked (&ctx, gst_video_info_to_caps (&im->info));
-  ctx_push_expect (&ctx, img_to_buffer (im, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, "unusable from start");
-  fail_unless (bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR, &text) == 1
-      && strstr (text, "high-threshold must be >= low-threshold"), "%s: %s", name, GST_STR_NULL (text));
-  g_free (text);
+  expect_unusable_from_start (&ctx, im, "high-threshold must be >= low-threshold");
   ctx_release (&ctx);
   img_free (im);
 }
@@ -231,11 +226,7 @@ GST_START_TEST (test_conv3d_renegotiation_keeps_usable_kernel)
   /* a new run starts from the properties: the unusable kernel stops it */
   ctx = ctx_new (name, "size", 3, "temporal-size", 1, NULL);
   gst_util_set_object_arg (G_OBJECT (ctx.e), "kernel", "custom");
-  push_caps_unchecked (&ctx, gst_video_info_to_caps (&a->info));
-  ctx_push_expect (&ctx, img_to_buffer (a, LAYOUT_DEFAULT), GST_FLOW_NOT_NEGOTIATED, "unusable from start");
-  fail_unless (bus_count (ctx.bus, GST_MESSAGE_ERROR, GST_LIBRARY_ERROR, &text) == 1
-      && strstr (text, "no coefficients"), "%s: %s", name, GST_STR_NULL (text));
-  g_free (text);
+  expect_unusable_from_start (&ctx, a, "no coefficients");
   ctx_release (&ctx);
 
   img_free (want_box);
