@@ -880,8 +880,8 @@ gst_cuda_video_dibr_caps_problem (GstCudaVideoFilter * filter, GstCaps * caps)
           output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE, GST_PAD_SINK) == 0
       || map_size (h, layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM,
           output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM, GST_PAD_SINK) == 0)
-    return g_strdup_printf ("output=%s would make a frame larger than %d for %dx%d input", output_nick (output),
-        MAX_DIM, w, h);
+    return g_strdup_printf ("output=%s would make a frame larger than %d for %dx%d input",
+        output_nick (output), MAX_DIM, w, h);
   return NULL;
 }
 

@@ -103,8 +103,12 @@ gst_cuda_video_filter_hold_event (GstCudaVideoFilter * self, GstEvent * event)
   guint frames = klass->held_frames ? klass->held_frames (self) : 0;
   HeldEvent *h;
 
-  if (frames == 0 && g_queue_is_empty (held))
+  /* holding nothing, the element owes no output: whatever waits goes, and
+   * this event after it */
+  if (frames == 0) {
+    gst_cuda_video_filter_release_events (self, TRUE);
     return FALSE;
+  }
   h = g_new (HeldEvent, 1);
   h->event = event;
   h->outputs = frames;

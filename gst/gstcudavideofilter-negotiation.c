@@ -302,6 +302,7 @@ post_not_negotiated (GstCudaVideoFilter * self)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_GET_CLASS (trans);
   GstCaps *incaps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
   GstCaps *outcaps = NULL, *peer = NULL;
   GstVideoInfo info;
@@ -313,7 +314,9 @@ post_not_negotiated (GstCudaVideoFilter * self)
   }
   if (klass->caps_problem)
     why = klass->caps_problem (self, incaps);
-  outcaps = GST_BASE_TRANSFORM_GET_CLASS (trans)->transform_caps (trans, GST_PAD_SINK, incaps, NULL);
+  /* (basetransform's identity where the element has no transform_caps) */
+  outcaps = trans_class->transform_caps ? trans_class->transform_caps (trans, GST_PAD_SINK, incaps, NULL)
+      : gst_caps_ref (incaps);
   peer = gst_pad_peer_query_caps (GST_BASE_TRANSFORM_SRC_PAD (trans), NULL);
   if (why == NULL && (outcaps == NULL || gst_caps_is_empty (outcaps)))
     why = g_strdup ("the element's settings make no output of it");

@@ -204,9 +204,9 @@ GstFlowReturn gst_cuda_video_filter_generate_output (GstBaseTransform * trans, G
  * the element drains what it holds before it goes on. */
 gboolean gst_cuda_video_filter_event_ends_stream (GstCudaVideoFilter * self, GstEvent * event);
 /* Takes @event (serialized, not ending the stream, the frames in flight
- * drained) when the element holds frames back or events wait already: it
- * goes on once the outputs of the frames before it left.  FALSE (not
- * taken): forward it now. */
+ * drained) when the element holds frames back: it goes on once the
+ * outputs of the frames before it left.  FALSE (not taken, the events
+ * that waited forwarded): forward it now. */
 gboolean gst_cuda_video_filter_hold_event (GstCudaVideoFilter * self, GstEvent * event);
 /* An output frame left (@pushed: pushed by the base class itself; FALSE:
  * handed to basetransform, which pushes it after this returns): held

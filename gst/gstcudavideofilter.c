@@ -597,7 +597,8 @@ gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       }
       ret = gst_cuda_video_filter_drain_inflight (self);
       if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-        GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+        GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
+            gst_flow_get_name (ret));
       if (gst_cuda_video_filter_hold_event (self, event))
         return TRUE;
       break;

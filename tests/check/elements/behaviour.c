@@ -202,8 +202,10 @@ GST_START_TEST (test_twin_property_lists)
   guint i, k;
 
   for (i = 0; i < G_N_ELEMENTS (suffixes); i++) {
-    gchar *cuda_name = g_strconcat ("cuda", suffixes[i], NULL), *cpu_name = g_strconcat ("cpu", suffixes[i], NULL);
-    GstElement *cuda = gst_element_factory_make (cuda_name, NULL), *cpu = gst_element_factory_make (cpu_name, NULL);
+    gchar *cuda_name = g_strconcat ("cuda", suffixes[i], NULL);
+    gchar *cpu_name = g_strconcat ("cpu", suffixes[i], NULL);
+    GstElement *cuda = gst_element_factory_make (cuda_name, NULL);
+    GstElement *cpu = gst_element_factory_make (cpu_name, NULL);
     guint n_cuda, n_cpu, only = 0;
     GParamSpec **cuda_specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (cuda), &n_cuda);
     GParamSpec **cpu_specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (cpu), &n_cpu);
@@ -248,8 +250,8 @@ GST_END_TEST;
 
 /* INFO lines of category @data that say a CPU frame was slow */
 static void
-count_slow_lines (GstDebugCategory * category, GstDebugLevel level, const gchar * file, const gchar * function,
-    gint line, GObject * object, GstDebugMessage * message, gpointer data)
+count_slow_lines (GstDebugCategory * category, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message, gpointer data)
 {
   guint *n = data;
 
