@@ -265,10 +265,14 @@ count_slow_lines (GstDebugCategory * category, GstDebugLevel level, const gchar 
  * multiply-adds, about half a second on the shared 2-core CI machine),
  * their times read from the stats.  Lines: at least one when a frame was
  * slow, none when none was, never more than slow frames nor than one a
- * second (six slow frames in three seconds: three lines at most). */
+ * second (six slow frames in three seconds: three lines at most).  Under
+ * the valgrind setup (GCV_TEST_QUICK) the frames are small and the lines
+ * logged but not counted: GStreamer keeps the list of log functions that
+ * adding one replaces, on purpose, which memcheck calls a definite leak. */
 GST_START_TEST (test_slow_cpu_frame_info)
 {
-  const gint side = gcv_check_quick ()? 64 : 512, n = gcv_check_quick ()? 2 : 6;
+  const gboolean count = !gcv_check_quick ();
+  const gint side = count ? 512 : 64, n = count ? 6 : 2;
   Ctx ctx = ctx_new ("cpuconv3d", "size", 31, "temporal-size", 1, "n-threads", 1u, NULL);
   Img *im = img_from_test_photo (GST_VIDEO_FORMAT_GRAY8, side, side, 1, 0, 0, 5);
   GstDebugLevel old = gst_debug_category_get_threshold (_gst_debug_get_category ("cpuconv3d"));
@@ -279,7 +283,8 @@ GST_START_TEST (test_slow_cpu_frame_info)
 
   gst_util_set_object_arg (G_OBJECT (ctx.e), "algorithm", "baseline");
   gst_debug_set_threshold_for_name ("cpuconv3d", GST_LEVEL_INFO);
-  gst_debug_add_log_function (count_slow_lines, &lines, NULL);
+  if (count)
+    gst_debug_add_log_function (count_slow_lines, &lines, NULL);
   ctx_set_caps (&ctx, &im->info);
   t0 = g_get_monotonic_time ();
   for (k = 0; k < n; k++) {
@@ -299,13 +304,15 @@ GST_START_TEST (test_slow_cpu_frame_info)
     sum = mean * (k + 1);
   }
   allowed = 1 + (guint) ((g_get_monotonic_time () - t0) / G_USEC_PER_SEC);
-  gst_debug_remove_log_function (count_slow_lines);
   gst_debug_category_set_threshold (_gst_debug_get_category ("cpuconv3d"), old);
   GST_INFO ("%d frames of %dx%d, %u slow (%.0f ms in all), %u INFO lines", n, side, side, slow, sum, lines);
-  if (slow > 0)
-    fail_unless (lines >= 1, "%u slow frames, no INFO line", slow);
-  fail_unless (lines <= slow && lines <= allowed, "%u INFO lines for %u slow frames in %u s", lines, slow,
-      allowed);
+  if (count) {
+    gst_debug_remove_log_function (count_slow_lines);
+    if (slow > 0)
+      fail_unless (lines >= 1, "%u slow frames, no INFO line", slow);
+    fail_unless (lines <= slow && lines <= allowed, "%u INFO lines for %u slow frames in %u s", lines, slow,
+        allowed);
+  }
   img_free (im);
   ctx_free (&ctx);
 }
