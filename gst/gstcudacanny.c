@@ -220,7 +220,6 @@ gst_cuda_video_canny_init (GstCudaVideoCanny * self)
   self->params.blur_sigma = DEFAULT_PROP_BLUR_SIGMA;
   self->params.l2_gradient = DEFAULT_PROP_L2_GRADIENT;
   self->params.output = GCV_CANNY_OUTPUT_EDGES;
-  self->applied = self->params;
   self->mode = DEFAULT_PROP_MODE;
   self->overlay_color = DEFAULT_PROP_OVERLAY_COLOR;
 }
@@ -351,15 +350,21 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
   return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
 }
 
-/* What is wrong with @p (NULL: nothing), naming the properties and their
- * values (g_free it). */
-static gchar *
-params_problem (const GcvCannyParams * p)
+/* The settings policy (gstcudavideofilter.h) for @params, the
+ * properties' values: kept when usable, else replaced by the last usable
+ * ones of the run (one warning), or FALSE when the run has none yet (at
+ * setup with @error; before a frame the error is posted). */
+static gboolean
+apply_params (GstCudaVideoCanny * self, GcvCannyParams * params, GError ** error)
 {
-  const char *bad = gcv_canny_params_check (p);
+  const char *bad = gcv_canny_params_check (params);
+  gchar *values = bad ? g_strdup_printf ("(low-threshold=%g, high-threshold=%g, blur-sigma=%g)",
+      params->low_threshold, params->high_threshold, params->blur_sigma) : NULL;
+  gboolean ok = gst_cuda_video_filter_apply_params (GST_CUDA_VIDEO_FILTER (self), params, sizeof (*params),
+      "Canny edge detection", bad, values, error);
 
-  return bad ? g_strdup_printf ("%s (low-threshold=%g, high-threshold=%g, blur-sigma=%g)", bad,
-      p->low_threshold, p->high_threshold, p->blur_sigma) : NULL;
+  g_free (values);
+  return ok;
 }
 
 /* Whether frames of @in -> @out are painted (overlay) rather than turned
@@ -384,23 +389,19 @@ gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend bac
   GcvError err = { GCV_OK, "" };
 
   GcvCannyParams params;
-  gchar *bad;
 
   if (!gst_cuda_video_filter_luma_input (in, &self->luma)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, "unsupported format %s",
         GST_VIDEO_INFO_NAME (in));
     return FALSE;
   }
-  /* the element cannot start with thresholds it cannot use */
+  /* the element cannot start with thresholds it cannot use; a
+   * renegotiation (mode, new caps) keeps the last usable ones */
   GST_OBJECT_LOCK (self);
   params = self->params;
   GST_OBJECT_UNLOCK (self);
-  if ((bad = params_problem (&params)) != NULL) {
-    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "%s", bad);
-    g_free (bad);
+  if (!apply_params (self, &params, error))
     return FALSE;
-  }
-  self->applied = params;
   if (backend == GST_CUDA_VIDEO_BACKEND_CPU) {
     self->mask = g_try_malloc ((gsize) w * h);
     if (self->mask == NULL) {
@@ -436,16 +437,14 @@ gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter)
 }
 
 /* The settings of one frame, taken under the object lock: the params with
- * the output the negotiated formats and mode ask for; an unusable
- * combination of thresholds is warned about and the last usable one
- * kept. */
+ * the output the negotiated formats and mode ask for (*@overlay: whether
+ * the edges are painted on the frame); an unusable combination of
+ * thresholds is warned about and the last usable one kept. */
 static gboolean
 frame_settings (GstCudaVideoCanny * self, GstVideoFormat in_fmt, GstVideoFormat out_fmt,
-    GcvCannyParams * params, guint32 * color)
+    GcvCannyParams * params, guint32 * color, gboolean * overlay)
 {
   GstCudaVideoCannyMode mode;
-  gboolean overlay;
-  gchar *bad;
 
   GST_OBJECT_LOCK (self);
   *params = self->params;
@@ -453,16 +452,12 @@ frame_settings (GstCudaVideoCanny * self, GstVideoFormat in_fmt, GstVideoFormat 
   *color = self->overlay_color;
   GST_OBJECT_UNLOCK (self);
 
-  bad = params_problem (params);
-  if (gst_cuda_video_filter_settings_ok (GST_CUDA_VIDEO_FILTER (self), bad))
-    self->applied = *params;
-  else
-    *params = self->applied;
-  g_free (bad);
-  overlay = is_overlay (in_fmt, out_fmt, mode);
-  params->output = !overlay && mode == GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE ?
+  if (!apply_params (self, params, NULL))
+    return FALSE;
+  *overlay = is_overlay (in_fmt, out_fmt, mode);
+  params->output = !*overlay && mode == GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE ?
       GCV_CANNY_OUTPUT_MAGNITUDE : GCV_CANNY_OUTPUT_EDGES;
-  return overlay;
+  return TRUE;
 }
 
 static GstFlowReturn
@@ -473,11 +468,13 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
   const gint w = GST_VIDEO_FRAME_WIDTH (in_frame), h = GST_VIDEO_FRAME_HEIGHT (in_frame);
   GcvCannyParams params;
   guint32 color;
-  gboolean overlay = frame_settings (self, GST_VIDEO_FRAME_FORMAT (in_frame),
-      GST_VIDEO_FRAME_FORMAT (out_frame), &params, &color);
+  gboolean overlay;
   GcvPlane in, out;
   GcvError err = { GCV_OK, "" };
 
+  if (!frame_settings (self, GST_VIDEO_FRAME_FORMAT (in_frame), GST_VIDEO_FRAME_FORMAT (out_frame), &params,
+          &color, &overlay))
+    return GST_FLOW_ERROR;
   in.data = GST_VIDEO_FRAME_PLANE_DATA (in_frame, 0);
   in.width = w;
   in.height = h;
@@ -513,11 +510,13 @@ gst_cuda_video_canny_process_device (GstCudaVideoFilter * filter, GstCudaVideoDe
   GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
   GcvCannyParams params;
   guint32 color;
-  gboolean overlay = frame_settings (self, GST_VIDEO_INFO_FORMAT (in->info),
-      GST_VIDEO_INFO_FORMAT (out->info), &params, &color);
+  gboolean overlay;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
 
+  if (!frame_settings (self, GST_VIDEO_INFO_FORMAT (in->info), GST_VIDEO_INFO_FORMAT (out->info), &params,
+          &color, &overlay))
+    return GST_FLOW_ERROR;
   if (gcv_canny_cuda_process (self->cuda, &params, &in->planes[0], overlay ? &self->dev_mask : &out->planes[0],
           gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (filter, "Canny edge detection", &err);

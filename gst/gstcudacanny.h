@@ -62,9 +62,6 @@ struct _GstCudaVideoCanny
   GstCudaVideoCannyMode mode;
   guint32 overlay_color;
 
-  /* streaming thread: the last settings a frame could use */
-  GcvCannyParams applied;
-
   /* per caps, streaming thread */
   GcvLumaInput luma;
   GcvCannyCpu *cpu;

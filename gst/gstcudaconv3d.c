@@ -28,10 +28,12 @@
  * One output frame comes out per input frame, centred: output frame t uses
  * input frames t - rt .. t + rt, so the element holds rt frames back (its
  * latency, reported in the LATENCY query) and output buffers carry the
- * timestamps of the centre frame.  At EOS and before new caps the held
- * frames are drained, so as many frames come out as went in; before the
- * first and after the last frame, `border` extends the video in time as it
- * does in space.  A FLUSH forgets the history.  Alpha (and the x of RGBx)
+ * timestamps of the centre frame.  At EOS, before new caps and before a
+ * new segment or stream the held frames are drained, so as many frames
+ * come out as went in; before the first and after the last frame, `border`
+ * extends the video in time as it does in space.  Other events (GAP, tags)
+ * wait behind the held frames and leave in order with them.  A FLUSH
+ * forgets the history.  Alpha (and the x of RGBx)
  * is not filtered but delayed with the frame it belongs to; with
  * planes=luma only Y of YUV formats is filtered and chroma is delayed.
  *
@@ -53,7 +55,7 @@
  * history with the new kernel.  A kernel that cannot be used (coefficients
  * that do not match size x temporal-size, an all-zero kernel to
  * normalise) stops the element at start; set while playing it is one
- * warning and the kernel in force stays.
+ * warning and the kernel in force stays, new caps included.
  *
  * QoS is off by default: every output frame is a weighted sum over
  * temporal-size input frames, so a dropped input would change the frames
@@ -243,6 +245,8 @@ static GstFlowReturn gst_cuda_video_conv3d_process (GstCudaVideoFilter * filter,
 static void gst_cuda_video_conv3d_reset (GstCudaVideoFilter * filter);
 static GstFlowReturn gst_cuda_video_conv3d_drain (GstCudaVideoFilter * filter);
 static guint gst_cuda_video_conv3d_latency_frames (GstCudaVideoFilter * filter);
+static guint gst_cuda_video_conv3d_held_frames (GstCudaVideoFilter * filter);
+static gboolean gst_cuda_video_conv3d_stop (GstBaseTransform * trans);
 
 static void
 gst_cuda_video_conv3d_class_init (GstCudaVideoConv3dClass * klass)
@@ -341,6 +345,8 @@ gst_cuda_video_conv3d_class_init (GstCudaVideoConv3dClass * klass)
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_reset);
   filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_drain);
   filter_class->latency_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_latency_frames);
+  filter_class->held_frames = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_held_frames);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_video_conv3d_stop);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CONV3D, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CONV3D_KERNEL, 0);
@@ -385,7 +391,24 @@ gst_cuda_video_conv3d_finalize (GObject * object)
   g_free (self->coefficients);
   g_free (self->delay);
   g_queue_clear_full (&self->stamps, stamp_free);
+  if (self->usable.custom)
+    g_array_unref (self->usable.custom);
   G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* The run is over: its last usable settings are forgotten (the next run
+ * starts from the properties, an unusable kernel stopping it at start). */
+static gboolean
+gst_cuda_video_conv3d_stop (GstBaseTransform * trans)
+{
+  GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (trans);
+  gboolean ok = GST_BASE_TRANSFORM_CLASS (parent_class)->stop (trans);
+
+  if (self->usable.custom)
+    g_array_unref (self->usable.custom);
+  self->usable.custom = NULL;
+  self->have_usable = FALSE;
+  return ok;
 }
 
 /* Reads a kernel file into @values; FALSE with @why set on failure. */
@@ -811,6 +834,19 @@ make_contexts (GstCudaVideoConv3d * self, GstCudaVideoBackend backend,
   return TRUE;
 }
 
+/* Keeps @s (a kernel was built from it) as the run's last usable
+ * settings. */
+static void
+remember_usable (GstCudaVideoConv3d * self, const GstCudaVideoConv3dSettings * s)
+{
+  if (self->usable.custom)
+    g_array_unref (self->usable.custom);
+  self->usable = *s;
+  self->usable.custom = g_array_ref (s->custom);
+  self->usable.kernel_file = NULL;
+  self->have_usable = TRUE;
+}
+
 /* Applies the settings of @serial: a new kernel of the same shape goes to
  * the running contexts (next _process); anything else (size, border,
  * algorithm, planes) makes new contexts, after the held frames of the old
@@ -827,22 +863,38 @@ apply_settings (GstCudaVideoConv3d * self, gboolean first, GError ** error)
   gboolean reshape;
 
   if (!k) {
+    gchar *bad = g_strdup_printf ("invalid 3-D kernel: %s", why);
     g_array_unref (s.custom);
+    g_free (why);
     /* while playing the frames keep the kernel in force (the settings
      * policy, gstcudavideofilter.h): the next frame tries the settings
      * again, so a change in several properties applies once complete */
     if (!first && self->n_planes > 0) {
-      gchar *bad = g_strdup_printf ("invalid 3-D kernel: %s", why);
       gst_cuda_video_filter_settings_ok (filter, bad);
       g_free (bad);
-      g_free (why);
       return GST_FLOW_OK;
     }
-    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "invalid 3-D kernel: %s", why);
-    g_free (why);
-    return GST_FLOW_ERROR;
+    /* at a renegotiation the run's last usable kernel goes on; only a run
+     * that never had one cannot */
+    if (!self->have_usable) {
+      g_set_error_literal (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, bad);
+      g_free (bad);
+      return GST_FLOW_ERROR;
+    }
+    gst_cuda_video_filter_settings_ok (filter, bad);
+    g_free (bad);
+    s = self->usable;
+    s.custom = g_array_ref (self->usable.custom);
+    if ((k = build_kernel (&s, &kx, &ky, &kt, &why)) == NULL) {
+      g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "invalid 3-D kernel: %s", why);
+      g_array_unref (s.custom);
+      g_free (why);
+      return GST_FLOW_ERROR;
+    }
+  } else {
+    gst_cuda_video_filter_settings_ok (filter, NULL);
   }
-  gst_cuda_video_filter_settings_ok (filter, NULL);
+  remember_usable (self, &s);
   reshape = first || self->n_planes == 0;
   for (p = 0; p < self->n_planes && !reshape; p++) {
     const GcvConv3dParams *prm = &self->params[p];
@@ -944,6 +996,15 @@ gst_cuda_video_conv3d_latency_frames (GstCudaVideoFilter * filter)
   frames = self->n_planes ? self->latency : (guint) (s->temporal_size ? s->temporal_size : s->size) / 2;
   GST_OBJECT_UNLOCK (self);
   return frames;
+}
+
+/* The frames whose outputs are still to come: one stamp each. */
+static guint
+gst_cuda_video_conv3d_held_frames (GstCudaVideoFilter * filter)
+{
+  GstCudaVideoConv3d *self = GST_CUDA_VIDEO_CONV3D (filter);
+
+  return g_queue_get_length (&self->stamps);
 }
 
 /* ---- streaming ---------------------------------------------------------- */

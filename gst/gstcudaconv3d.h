@@ -76,6 +76,8 @@ struct _GstCudaVideoConv3d
 
   /* streaming thread: the contexts and the kernel they run */
   guint applied_serial;
+  GstCudaVideoConv3dSettings usable;    /* the run's last settings that made a kernel */
+  gboolean have_usable;
   GcvConv3dAlgorithm requested; /* the algorithm property the contexts were made for */
   GcvConv3dParams params[GST_VIDEO_MAX_PLANES];
   gfloat *coefficients;         /* kx * ky * kt, shared by the filtered planes */

@@ -250,6 +250,7 @@ static GstCaps *gst_cuda_video_dibr_fixate_caps (GstBaseTransform * trans,
 static gboolean gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backend,
     GError ** error);
 static void gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter);
+static gchar *gst_cuda_video_dibr_caps_problem (GstCudaVideoFilter * filter, GstCaps * caps);
 static GstFlowReturn gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter,
     GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_dibr_process (GstCudaVideoFilter * filter,
@@ -351,6 +352,7 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process);
   filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process_device);
+  filter_class->caps_problem = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_caps_problem);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, 0);
@@ -630,6 +632,11 @@ gst_cuda_video_dibr_start (GstBaseTransform * trans)
 
 /* ---- caps ----------------------------------------------------------------- */
 
+/* Every input format, in the sink template's order. */
+static const gchar *const input_formats[] = {
+  "RGBA", "BGRA", "RGBx", "BGRx", "I420", "RGBA64_LE", "BGRA64_LE"
+};
+
 /* The output format of input format @in (NULL: refused in @layout). */
 static const gchar *
 out_format_of (const gchar * in, GstCudaVideoDibrLayout layout)
@@ -653,7 +660,6 @@ out_format_of (const gchar * in, GstCudaVideoDibrLayout layout)
 static void
 map_format (const gchar * f, GstPadDirection direction, GstCudaVideoDibrLayout layout, GValue * list)
 {
-  static const gchar *const all[] = { "RGBA", "BGRA", "RGBx", "BGRx", "I420", "RGBA64_LE", "BGRA64_LE" };
   GValue v = G_VALUE_INIT;
   guint i;
 
@@ -665,9 +671,9 @@ map_format (const gchar * f, GstPadDirection direction, GstCudaVideoDibrLayout l
       gst_value_list_append_value (list, &v);
     }
   } else {
-    for (i = 0; i < G_N_ELEMENTS (all); i++) {
-      if (!g_strcmp0 (out_format_of (all[i], layout), f)) {
-        g_value_set_string (&v, all[i]);
+    for (i = 0; i < G_N_ELEMENTS (input_formats); i++) {
+      if (!g_strcmp0 (out_format_of (input_formats[i], layout), f)) {
+        g_value_set_string (&v, input_formats[i]);
         gst_value_list_append_value (list, &v);
       }
     }
@@ -824,6 +830,60 @@ gst_cuda_video_dibr_transform_caps (GstBaseTransform * trans, GstPadDirection di
     result = gst_caps_merge_structure_full (result, s, f ? gst_caps_features_copy (f) : NULL);
   }
   return gst_cuda_video_filter_clip_caps (trans, direction, caps, result, filter);
+}
+
+/* What keeps input @caps from negotiating with the layout and output in
+ * force (gstcudavideofilter.h: caps_problem). */
+static gchar *
+gst_cuda_video_dibr_caps_problem (GstCudaVideoFilter * filter, GstCaps * caps)
+{
+  GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
+  GstCudaVideoDibrLayout layout;
+  GstCudaVideoDibrOutput output;
+  GstVideoInfo info;
+  gint w, h;
+  guint i;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+  GST_OBJECT_LOCK (self);
+  layout = self->layout;
+  output = self->output;
+  GST_OBJECT_UNLOCK (self);
+  w = GST_VIDEO_INFO_WIDTH (&info);
+  h = GST_VIDEO_INFO_HEIGHT (&info);
+  if (out_format_of (GST_VIDEO_INFO_NAME (&info), layout) == NULL) {
+    GString *taken = g_string_new ("");
+    const gchar *last = NULL;
+    gchar *why;
+    /* "A, B or C" */
+    for (i = 0; i < G_N_ELEMENTS (input_formats); i++) {
+      if (out_format_of (input_formats[i], layout) == NULL)
+        continue;
+      if (last)
+        g_string_append_printf (taken, "%s%s", taken->len ? ", " : "", last);
+      last = input_formats[i];
+    }
+    g_string_append_printf (taken, "%s%s", taken->len ? " or " : "", last);
+    why = g_strdup_printf ("layout=%s takes %s input%s, not format %s", layout_nick (layout), taken->str,
+        layout == GST_CUDA_VIDEO_DIBR_LAYOUT_ALPHA ? " (the depth in the alpha channel)" : "",
+        GST_VIDEO_INFO_NAME (&info));
+    g_string_free (taken, TRUE);
+    return why;
+  }
+  if (layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE && w % 2 != 0)
+    return g_strdup_printf ("layout=%s needs an even width (colour and depth halves), not %d",
+        layout_nick (layout), w);
+  if (layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM && h % 2 != 0)
+    return g_strdup_printf ("layout=%s needs an even height (colour and depth halves), not %d",
+        layout_nick (layout), h);
+  if (map_size (w, layout == GST_CUDA_VIDEO_DIBR_LAYOUT_SIDE_BY_SIDE,
+          output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_SIDE_BY_SIDE, GST_PAD_SINK) == 0
+      || map_size (h, layout == GST_CUDA_VIDEO_DIBR_LAYOUT_TOP_BOTTOM,
+          output == GST_CUDA_VIDEO_DIBR_OUTPUT_STEREO_TOP_BOTTOM, GST_PAD_SINK) == 0)
+    return g_strdup_printf ("output=%s would make a frame larger than %d for %dx%d input",
+        output_nick (output), MAX_DIM, w, h);
+  return NULL;
 }
 
 static GstCaps *

@@ -221,6 +221,22 @@ static gboolean gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter);
 static void gst_cuda_video_motion_est_reset (GstCudaVideoFilter * filter);
 static GstFlowReturn gst_cuda_video_motion_est_drain (GstCudaVideoFilter * filter);
 
+/* cudamotionest's own: several GPUs sharing the work */
+static void
+gst_cuda_video_motion_est_install_cuda_properties (GObjectClass * gobject_class)
+{
+  const GParamFlags rw_ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICES,
+      g_param_spec_string ("devices", "Devices",
+          "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
+          "cuda-device-id device; ignored by the CPU backend",
+          DEFAULT_PROP_DEVICES, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SPLIT,
+      g_param_spec_enum ("split", "Split", "How several devices share the work",
+          GST_TYPE_CUDA_VIDEO_MOTION_SPLIT, DEFAULT_PROP_SPLIT, rw_ready));
+}
+
 static void
 gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
 {
@@ -277,14 +293,6 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
       g_param_spec_boolean ("append", "Append",
           "Add the lines after what the location file holds instead of emptying it at start",
           DEFAULT_PROP_APPEND, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_DEVICES,
-      g_param_spec_string ("devices", "Devices",
-          "CUDA devices to share the work, comma-separated (e.g. \"0,1\"); empty = the "
-          "cuda-device-id device; ignored by the CPU backend",
-          DEFAULT_PROP_DEVICES, rw_ready));
-  g_object_class_install_property (gobject_class, PROP_SPLIT,
-      g_param_spec_enum ("split", "Split", "How several devices share the work",
-          GST_TYPE_CUDA_VIDEO_MOTION_SPLIT, DEFAULT_PROP_SPLIT, rw_ready));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -300,6 +308,7 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
   filter_class->writes_in_place = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_writes);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_reset);
   filter_class->drain = GST_DEBUG_FUNCPTR (gst_cuda_video_motion_est_drain);
+  filter_class->install_cuda_properties = gst_cuda_video_motion_est_install_cuda_properties;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_EST, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_MOTION_SUBPEL, 0);
@@ -749,15 +758,14 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
     GstVideoFrame own;
     if (frame != NULL) {
       gst_cuda_motion_draw (frame, &mask, &info, vectors);
-    } else if (gst_video_frame_map (&own, &filter->in_info, buffer,
+    } else if (!gst_cuda_video_filter_map_frame (filter, &own, &filter->in_info, buffer,
             GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+      return GST_FLOW_ERROR;    /* posted */
+    } else {
       /* memory:CUDAMemory maps on the host too (a download, and an upload
        * at its next device map) */
       gst_cuda_motion_draw (&own, &mask, &info, vectors);
       gst_video_frame_unmap (&own);
-    } else {
-      GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the frame to draw the vectors"), (NULL));
-      return GST_FLOW_ERROR;
     }
   }
   gst_cuda_motion_meta_add (buffer, &info, vectors);

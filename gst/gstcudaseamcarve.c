@@ -508,13 +508,20 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     return FALSE;
   }
   /* what one frame may cost is bounded (a frame of minutes would also
-   * hold up every state change) */
+   * hold up every state change); the settings policy: a renegotiation
+   * keeps the run's last usable settings when the properties cost too
+   * much, and only when those cost too much at this size as well is it
+   * an error */
   {
     GcvSeamParams params;
     GST_OBJECT_LOCK (self);
     params = self->params;
     GST_OBJECT_UNLOCK (self);
-    if ((why = gcv_seam_work_check (geom, &params)) != NULL) {
+    why = gcv_seam_work_check (geom, &params);
+    if (!gst_cuda_video_filter_apply_params (filter, &params, sizeof (params), "seam carving", why, NULL,
+            error))
+      return FALSE;
+    if (why != NULL && (why = gcv_seam_work_check (geom, &params)) != NULL) {
       g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "%s", why);
       return FALSE;
     }

@@ -666,15 +666,14 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
     GstVideoFrame own;
     if (frame != NULL) {
       gst_cuda_motion_draw_points (frame, &mask, points, n_points, draw_scale);
-    } else if (gst_video_frame_map (&own, &filter->in_info, buffer,
+    } else if (!gst_cuda_video_filter_map_frame (filter, &own, &filter->in_info, buffer,
             GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+      return GST_FLOW_ERROR;    /* posted */
+    } else {
       /* memory:CUDAMemory maps on the host too (a download, and an upload
        * at its next device map) */
       gst_cuda_motion_draw_points (&own, &mask, points, n_points, draw_scale);
       gst_video_frame_unmap (&own);
-    } else {
-      GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the frame to draw the points"), (NULL));
-      return GST_FLOW_ERROR;
     }
   }
   gst_cuda_motion_meta_add_points (buffer, &info, points, n_points);

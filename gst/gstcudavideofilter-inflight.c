@@ -142,6 +142,31 @@ account_frame (GstCudaVideoFilter * self, const gdouble ms[3], gint64 host_us)
   g_mutex_unlock (&priv->stats_lock);
 }
 
+/* A CPU frame computed from @t0 to @t1 (monotonic µs) and given out: the
+ * statistics, and an INFO line when it was slow (SLOW_CPU_FRAME_US), at
+ * most one a second, counting the slow frames in between, so that a
+ * pipeline that seems to hang says why in GST_DEBUG=<element>:4. */
+static void
+account_cpu_frame (GstCudaVideoFilter * self, gint64 t0, gint64 t1)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
+
+  account_frame (self, ms, t1 - t0);
+  if (t1 - t0 < SLOW_CPU_FRAME_US)
+    return;
+  priv->slow_frames++;
+  priv->slowest_us = MAX (priv->slowest_us, t1 - t0);
+  if (priv->slow_logged_us != 0 && t1 - priv->slow_logged_us < G_USEC_PER_SEC)
+    return;
+  GST_INFO_OBJECT (self, "slow CPU frame: %.0f ms (slow: %d ms and more); %u slow frame(s) since the last "
+      "such line, the slowest %.0f ms", ms[1], SLOW_CPU_FRAME_US / 1000, priv->slow_frames,
+      priv->slowest_us / 1000.0);
+  priv->slow_logged_us = t1;
+  priv->slow_frames = 0;
+  priv->slowest_us = 0;
+}
+
 static gdouble
 elapsed (Slot * slot, gint a, gint b)
 {
@@ -238,8 +263,10 @@ gst_cuda_video_filter_drain_inflight (GstCudaVideoFilter * self)
     GstBuffer *buf;
     ret = complete_job (self, job, &buf);
     g_free (job);
-    if (ret == GST_FLOW_OK && buf)
+    if (ret == GST_FLOW_OK && buf) {
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
+      gst_cuda_video_filter_output_left (self, TRUE);
+    }
   }
   if (ret != GST_FLOW_OK)
     gst_cuda_video_filter_discard_inflight (self);
@@ -283,6 +310,9 @@ gst_cuda_video_filter_generate_output (GstBaseTransform * trans, GstBuffer ** ou
   Job *job;
 
   *outbuf = NULL;
+  /* basetransform pushed the last output it had from here: the events
+   * that waited for it go now */
+  gst_cuda_video_filter_release_events (self, FALSE);
   priv->submitted = NULL;
   ret = GST_CUDA_VIDEO_FILTER_PARENT_CLASS->generate_output (trans, &fresh);
   job = priv->submitted;
@@ -317,42 +347,29 @@ gst_cuda_video_filter_generate_output (GstBaseTransform * trans, GstBuffer ** ou
       gst_cuda_video_filter_discard_inflight (self);
       return ret;
     }
-    if (*outbuf != NULL)
+    if (*outbuf != NULL) {
+      gst_cuda_video_filter_output_left (self, FALSE);
       return GST_FLOW_OK;
+    }
   }
   return dropped ? GST_BASE_TRANSFORM_FLOW_DROPPED : GST_FLOW_OK;
 }
 
 /* ---- streaming ---------------------------------------------------------------- */
 
-/* Whether every plane a GstVideoMeta on @buf describes lies inside the
- * buffer: gst_video_frame_map() checks only where each plane starts, and
- * the backends would read past the end of a buffer whose meta lies.
- * Without a meta gst_video_frame_map() checks the size itself. */
+/* Whether @outbuf, about to be written on the GPU, holds a frame of the
+ * output caps (it comes from a pool that downstream may have made); posts
+ * why when not.  On the CPU gst_cuda_video_filter_map_frame() checks. */
 static gboolean
-buffer_holds_frame (GstBuffer * buf, const GstVideoInfo * info)
+output_holds_frame (GstCudaVideoFilter * self, GstBuffer * outbuf)
 {
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
-  gsize size = gst_buffer_get_size (buf);
-  guint p;
+  GError *error = NULL;
 
-  if (meta == NULL)
+  if (gst_cuda_video_filter_check_frame (&self->out_info, outbuf, &error))
     return TRUE;
-  if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
-    return FALSE;
-  for (p = 0; p < meta->n_planes; p++) {
-    gint comp = gst_cuda_video_filter_plane_component (info, p);
-    gsize row, rows;
-
-    if (comp < 0)
-      return FALSE;
-    row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
-    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
-    if (meta->stride[p] < 0 || (gsize) meta->stride[p] < row || meta->offset[p] > size
-        || rows * meta->stride[p] - meta->stride[p] + row > size - meta->offset[p])
-      return FALSE;
-  }
-  return TRUE;
+  gst_cuda_video_filter_post_error (self, "The output buffer does not hold a frame of the negotiated caps",
+      error);
+  return FALSE;
 }
 
 /* One frame on the GPU: its input on the device, the subclass's launches
@@ -426,34 +443,28 @@ gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, Gs
     GST_ELEMENT_ERROR (self, CORE, NOT_IMPLEMENTED, (NULL), ("frame before caps were set"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!buffer_holds_frame (inbuf, &self->in_info))
-    goto map_failed;
-  if (on_gpu (self))
+  if (on_gpu (self)) {
+    /* the input was checked where it entered (submit_input_buffer) */
+    if (!output_holds_frame (self, outbuf))
+      return GST_FLOW_ERROR;
     return submit_device (self, inbuf, outbuf);
+  }
 
-  if (!gst_video_frame_map (&in_frame, &self->in_info, inbuf, GST_MAP_READ))
-    goto map_failed;
-  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
+  if (!gst_cuda_video_filter_map_frame (self, &in_frame, &self->in_info, inbuf, GST_MAP_READ))
+    return GST_FLOW_ERROR;
+  if (!gst_cuda_video_filter_map_frame (self, &out_frame, &self->out_info, outbuf,
           GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
     gst_video_frame_unmap (&in_frame);
-    goto map_failed;
+    return GST_FLOW_ERROR;
   }
   t0 = g_get_monotonic_time ();
   ret = klass->process (self, &in_frame, &out_frame);
   t1 = g_get_monotonic_time ();
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
-  if (ret == GST_FLOW_OK) {
-    gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
-    account_frame (self, ms, t1 - t0);
-  }
+  if (ret == GST_FLOW_OK)
+    account_cpu_frame (self, t0, t1);
   return ret;
-
-map_failed:
-  GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the video frame"),
-      ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated caps",
-          gst_buffer_get_size (inbuf)));
-  return GST_FLOW_ERROR;
 }
 
 /* In place (subclasses with process_in_place): the buffer is the output. */
@@ -473,29 +484,21 @@ gst_cuda_video_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
         ("frame before caps were set, or in place without process_in_place"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!buffer_holds_frame (buf, &self->in_info))
-    goto map_failed;
+  /* checked where it entered (submit_input_buffer) */
   if (on_gpu (self))
     return submit_device (self, buf, NULL);
 
   if (klass->writes_in_place && klass->writes_in_place (self))
     flags |= GST_MAP_WRITE;
-  if (!gst_video_frame_map (&frame, &self->in_info, buf, flags))
-    goto map_failed;
+  if (!gst_cuda_video_filter_map_frame (self, &frame, &self->in_info, buf, flags))
+    return GST_FLOW_ERROR;
   t0 = g_get_monotonic_time ();
   ret = klass->process_in_place (self, &frame);
   t1 = g_get_monotonic_time ();
   gst_video_frame_unmap (&frame);
-  if (ret == GST_FLOW_OK || ret == GST_BASE_TRANSFORM_FLOW_DROPPED) {
-    gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
-    account_frame (self, ms, t1 - t0);
-  }
+  if (ret == GST_FLOW_OK || ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
+    account_cpu_frame (self, t0, t1);
   return ret;
-
-map_failed:
-  GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the video frame"),
-      ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated caps", gst_buffer_get_size (buf)));
-  return GST_FLOW_ERROR;
 }
 
 /* An output buffer from the negotiated pool or allocator. */
@@ -590,15 +593,19 @@ gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilter
     return ret;
   if (on_gpu (self)) {
     GstBuffer *done;
+    if (!output_holds_frame (self, outbuf)) {
+      gst_buffer_unref (outbuf);
+      return GST_FLOW_ERROR;
+    }
     ret = render_device (self, render, user_data, outbuf, &done);
     if (ret != GST_FLOW_OK || done == NULL)
       return ret;
-    return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), done);
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), done);
+    gst_cuda_video_filter_output_left (self, TRUE);
+    return ret;
   }
-  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
+  if (!gst_cuda_video_filter_map_frame (self, &out_frame, &self->out_info, outbuf,
           GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not map the video frame"),
-        ("output buffer of %" G_GSIZE_FORMAT " bytes", gst_buffer_get_size (outbuf)));
     gst_buffer_unref (outbuf);
     return GST_FLOW_ERROR;
   }
@@ -610,9 +617,8 @@ gst_cuda_video_filter_push_output (GstCudaVideoFilter * self, GstCudaVideoFilter
     gst_buffer_unref (outbuf);
     return ret == GST_BASE_TRANSFORM_FLOW_DROPPED ? GST_FLOW_OK : ret;
   }
-  {
-    gdouble ms[3] = { 0.0, (t1 - t0) / 1000.0, 0.0 };
-    account_frame (self, ms, t1 - t0);
-  }
-  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+  account_cpu_frame (self, t0, t1);
+  ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+  gst_cuda_video_filter_output_left (self, TRUE);
+  return ret;
 }

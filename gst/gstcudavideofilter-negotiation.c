@@ -13,7 +13,8 @@
  */
 /* Negotiation: caps (memory:CUDAMemory or system memory, the templates,
  * fixation), the allocation queries (pools offered upstream, output
- * buffers) and which metas of an input stay true of its output. */
+ * buffers), which metas of an input stay true of its output, and whether
+ * a buffer holds a frame of the negotiated caps. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -215,6 +216,147 @@ gst_cuda_video_filter_copy_metas (GstCudaVideoFilter * self, GstBuffer * from, G
     if (!meta->info->transform_func (to, meta, from, _gst_meta_transform_copy, &copy))
       GST_WARNING_OBJECT (self, "could not copy %s", g_type_name (meta->info->api));
   }
+}
+
+/* ---- buffers against the caps ------------------------------------------------- */
+
+gboolean
+gst_cuda_video_filter_check_frame (const GstVideoInfo * info, GstBuffer * buf, GError ** error)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gsize size = gst_buffer_get_size (buf);
+  guint p;
+
+  if (meta == NULL) {
+    /* the default layout of the caps */
+    if (size >= GST_VIDEO_INFO_SIZE (info))
+      return TRUE;
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "a buffer of %" G_GSIZE_FORMAT " bytes cannot hold a frame of the negotiated caps (%s %dx%d: %"
+        G_GSIZE_FORMAT " bytes)", size, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_SIZE (info));
+    return FALSE;
+  }
+  /* gst_video_frame_map() takes the frame's size from the meta (a larger
+   * one would overrun every buffer sized for the caps) and g_critical()s on
+   * a smaller one or another format: the meta must say what the caps say */
+  if (meta->format != GST_VIDEO_INFO_FORMAT (info) || meta->width != (guint) GST_VIDEO_INFO_WIDTH (info)
+      || meta->height != (guint) GST_VIDEO_INFO_HEIGHT (info)
+      || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "the buffer's video meta says %s %ux%u (%u plane%s), the negotiated caps %s %dx%d (%u plane%s)",
+        gst_video_format_to_string (meta->format), meta->width, meta->height, meta->n_planes,
+        meta->n_planes == 1 ? "" : "s", GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+        GST_VIDEO_INFO_N_PLANES (info) == 1 ? "" : "s");
+    return FALSE;
+  }
+  /* gst_video_frame_map() checks only where each plane starts: the
+   * backends would read past the end of a buffer whose strides lie */
+  for (p = 0; p < meta->n_planes; p++) {
+    gint comp = gst_cuda_video_filter_plane_component (info, p);
+    gsize row, rows;
+
+    if (comp < 0)
+      continue;
+    row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp);
+    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp);
+    if (meta->stride[p] < 0 || (gsize) meta->stride[p] < row || meta->offset[p] > size
+        || rows * meta->stride[p] - meta->stride[p] + row > size - meta->offset[p]) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "plane %u of the buffer's video meta (offset %" G_GSIZE_FORMAT ", stride %d, %" G_GSIZE_FORMAT
+          " rows of %" G_GSIZE_FORMAT " bytes) does not fit in its %" G_GSIZE_FORMAT " bytes", p,
+          meta->offset[p], meta->stride[p], rows, row, size);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_video_filter_map_frame (GstCudaVideoFilter * self, GstVideoFrame * frame, const GstVideoInfo * info,
+    GstBuffer * buf, GstMapFlags flags)
+{
+  GError *error = NULL;
+
+  if (!gst_cuda_video_filter_check_frame (info, buf, &error)) {
+    gst_cuda_video_filter_post_error (self, "The buffer does not hold a frame of the negotiated caps",
+        error);
+    return FALSE;
+  }
+  if (!gst_video_frame_map (frame, info, buf, flags)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not map the video frame"),
+        ("%s %dx%d, buffer of %" G_GSIZE_FORMAT " bytes, flags 0x%x", GST_VIDEO_INFO_NAME (info),
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), gst_buffer_get_size (buf), flags));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A renegotiation failed before any setup could say why (no output caps
+ * for the input with the element's settings, or none that downstream
+ * takes): an error that says it, instead of a bare not-negotiated from
+ * upstream. */
+static void
+post_not_negotiated (GstCudaVideoFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstCaps *incaps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  GstCaps *outcaps = NULL, *peer = NULL;
+  GstVideoInfo info;
+  gchar *why = NULL, *what;
+
+  if (incaps == NULL || !gst_video_info_from_caps (&info, incaps)) {
+    gst_clear_caps (&incaps);
+    return;
+  }
+  if (klass->caps_problem)
+    why = klass->caps_problem (self, incaps);
+  /* (basetransform's identity where the element has no transform_caps) */
+  outcaps = trans_class->transform_caps ? trans_class->transform_caps (trans, GST_PAD_SINK, incaps, NULL)
+      : gst_caps_ref (incaps);
+  peer = gst_pad_peer_query_caps (GST_BASE_TRANSFORM_SRC_PAD (trans), NULL);
+  if (why == NULL && (outcaps == NULL || gst_caps_is_empty (outcaps)))
+    why = g_strdup ("the element's settings make no output of it");
+  else if (why == NULL)
+    why = g_strdup ("downstream takes none of the outputs the element's settings make of it");
+  what = g_strdup_printf ("%s %dx%d", GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
+      GST_VIDEO_INFO_HEIGHT (&info));
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Could not negotiate the output for %s input: %s", what, why),
+      ("input %" GST_PTR_FORMAT "; outputs with the current settings %" GST_PTR_FORMAT
+          "; downstream takes %" GST_PTR_FORMAT, incaps, outcaps, peer));
+  g_free (what);
+  g_free (why);
+  gst_clear_caps (&outcaps);
+  gst_clear_caps (&peer);
+  gst_caps_unref (incaps);
+}
+
+/* Every input buffer enters here (before basetransform's transform,
+ * transform_ip or passthrough): one that is no frame of the negotiated
+ * caps goes no further.  basetransform renegotiates here too (a property
+ * changed the output): a failure no setup explained is explained, once. */
+GstFlowReturn
+gst_cuda_video_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont, GstBuffer * input)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  GError *error = NULL;
+  GstFlowReturn ret;
+
+  if (priv->configured && !gst_cuda_video_filter_check_frame (&self->in_info, input, &error)) {
+    gst_buffer_unref (input);
+    return gst_cuda_video_filter_post_error (self,
+        "The input buffer does not hold a frame of the negotiated caps", error);
+  }
+  ret = GST_CUDA_VIDEO_FILTER_PARENT_CLASS->submit_input_buffer (trans, is_discont, input);
+  if (ret == GST_FLOW_NOT_NEGOTIATED && priv->setup_failed == NULL && !priv->negotiation_explained) {
+    post_not_negotiated (self);
+    priv->negotiation_explained = TRUE;
+  }
+  return ret;
 }
 
 /* ---- caps ------------------------------------------------------------------ */

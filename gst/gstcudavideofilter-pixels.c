@@ -93,7 +93,15 @@ gst_cuda_video_filter_luma8 (GstCudaVideoFilter * self, GstVideoFrame * frame, G
     *luma = src;
     return TRUE;
   }
-  /* one frame at a time on the CPU: one plane for the caps */
+  /* one frame at a time on the CPU: one plane of the caps' size, never
+   * written with another (frames of other sizes are refused where they
+   * enter; this keeps the plane safe whatever the caller maps) */
+  if (w != GST_VIDEO_INFO_WIDTH (&self->in_info) || h != GST_VIDEO_INFO_HEIGHT (&self->in_info)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "a %dx%d frame where the caps say %dx%d", w, h, GST_VIDEO_INFO_WIDTH (&self->in_info),
+        GST_VIDEO_INFO_HEIGHT (&self->in_info));
+    return FALSE;
+  }
   if (priv->luma8 == NULL && (priv->luma8 = g_try_malloc ((gsize) w * h)) == NULL) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
         "out of host memory for %dx%d 8-bit luma", w, h);
@@ -124,9 +132,15 @@ gst_cuda_video_filter_luma8_device (GstCudaVideoFilter * self, const GstCudaVide
     return TRUE;
   }
   /* the frame's own plane: readers of another stream (motionest's peers)
-   * may still copy it while the next frame is converted */
+   * may still copy it while the next frame is converted; made for the
+   * first frame of the caps, never written with another size */
   if (slot->luma8.data == NULL && !gst_cuda_video_filter_device_alloc (self, w, h, &slot->luma8, w, error))
     return FALSE;
+  if (slot->luma8.width != w || slot->luma8.height != h) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "a %dx%d frame where the caps say %dx%d", w, h, slot->luma8.width, slot->luma8.height);
+    return FALSE;
+  }
   *luma = slot->luma8;
   if (gcv_luma8_cuda (&frame->planes[0], luma, self->priv->streams[STREAM_COMPUTE], &err) != GCV_OK)
     return gst_cuda_video_filter_set_error (error, &err);

@@ -14,7 +14,7 @@
 /* What the files of the base class share and no element sees: the
  * per-instance state, the frames in flight and their slots, and the
  * functions one concern offers the others.  The class is one GObject in
- * seven files, split by concern:
+ * eight files, split by concern:
  *   gstcudavideofilter.c              class, properties, start / stop /
  *                                     set_caps, events and queries,
  *                                     registration of the cuda / cpu pairs
@@ -23,6 +23,8 @@
  *   gstcudavideofilter-negotiation.c  caps, allocation queries, metas
  *   gstcudavideofilter-inflight.c     slots, submitting, completing and
  *                                     pushing frames in order
+ *   gstcudavideofilter-events.c       serialized events in order with the
+ *                                     frames an element holds back
  *   gstcudavideofilter-transfer.c     host <-> device copies, CUDA memory
  *                                     in place
  *   gstcudavideofilter-pixels.c       luma, planes, rounding, painting */
@@ -43,6 +45,11 @@ G_BEGIN_DECLS
  * threads: one core's memcpy (~9 GB/s measured on the H200 host) is slower
  * than the PCIe link (55 GB/s). */
 #define PARALLEL_COPY_BYTES (1 << 19)
+
+/* A CPU frame that takes this long (µs) is logged (INFO, at most one line
+ * a second): a quarter of a second is below 4 frames a second, far from
+ * real time at any video rate and long enough to notice as a stall. */
+#define SLOW_CPU_FRAME_US (250 * 1000)
 
 /* GstBaseTransform's class, for chaining up from any file of the class */
 #define GST_CUDA_VIDEO_FILTER_PARENT_CLASS \
@@ -122,12 +129,20 @@ struct _GstCudaVideoFilterPrivate
   gchar *settings_warned;       /* the unusable combination last warned about */
   GBytes *usable_params;        /* gst_cuda_video_filter_usable_params() */
   gchar *setup_failed;          /* the setup error last posted, for these caps */
+  gboolean negotiation_explained;       /* a failed renegotiation was posted */
   GPtrArray *device_allocs;
   guint8 *luma8;                /* gst_cuda_video_filter_luma8's (CPU), at its first call */
 
   /* frames in flight, oldest first; the one transform() just submitted */
   GQueue inflight;
   Job *submitted;
+  /* serialized events waiting for held frames to leave, oldest first */
+  GQueue held_events;
+
+  /* slow CPU frames since the last INFO line about them (streaming thread) */
+  gint64 slow_logged_us;
+  guint slow_frames;
+  gint64 slowest_us;
 
   /* statistics, under stats_lock */
   GMutex stats_lock;
@@ -164,6 +179,13 @@ gboolean gst_cuda_video_filter_transform_meta (GstBaseTransform * trans, GstBuff
 gboolean gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query);
 gboolean gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query);
+/* Whether @buf holds a frame of @info: a GstVideoMeta of the same format,
+ * size and planes, each plane inside the buffer, or without a meta the
+ * bytes of the default layout; FALSE with @error (STREAM / FORMAT, naming
+ * the meta's and the caps' geometry) when not. */
+gboolean gst_cuda_video_filter_check_frame (const GstVideoInfo * info, GstBuffer * buf, GError ** error);
+GstFlowReturn gst_cuda_video_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont,
+    GstBuffer * input);
 
 /* ---- frames in flight (gstcudavideofilter-inflight.c) ---- */
 void gst_cuda_video_filter_free_slots (GstCudaVideoFilter * self);
@@ -175,6 +197,27 @@ GstFlowReturn gst_cuda_video_filter_transform (GstBaseTransform * trans, GstBuff
     GstBuffer * outbuf);
 GstFlowReturn gst_cuda_video_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf);
 GstFlowReturn gst_cuda_video_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf);
+
+/* ---- events in order (gstcudavideofilter-events.c) ---- */
+/* Whether @event ends what came before it (EOS, CAPS, a SEGMENT other
+ * than the one in force, STREAM_START, SEGMENT_DONE, STREAM_GROUP_DONE):
+ * the element drains what it holds before it goes on. */
+gboolean gst_cuda_video_filter_event_ends_stream (GstCudaVideoFilter * self, GstEvent * event);
+/* Takes @event (serialized, not ending the stream, the frames in flight
+ * drained) when the element holds frames back: it goes on once the
+ * outputs of the frames before it left.  FALSE (not taken, the events
+ * that waited forwarded): forward it now. */
+gboolean gst_cuda_video_filter_hold_event (GstCudaVideoFilter * self, GstEvent * event);
+/* An output frame left (@pushed: pushed by the base class itself; FALSE:
+ * handed to basetransform, which pushes it after this returns): held
+ * events count it; with @pushed the ones now due are forwarded. */
+void gst_cuda_video_filter_output_left (GstCudaVideoFilter * self, gboolean pushed);
+/* Forwards the held events that are due (@all: every one, the element
+ * holds nothing any more), in order. */
+void gst_cuda_video_filter_release_events (GstCudaVideoFilter * self, gboolean all);
+/* Forgets the held events (flush, stop); with @keep_sticky the sticky
+ * ones (tags) are forwarded instead of dropped (after a FLUSH_STOP). */
+void gst_cuda_video_filter_flush_events (GstCudaVideoFilter * self, gboolean keep_sticky);
 
 /* ---- transfers (gstcudavideofilter-transfer.c) ---- */
 void gst_cuda_video_filter_plane_geometry (const GstVideoInfo * info, guint plane, gint * width,

@@ -50,15 +50,23 @@ gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * self, GParamSpec * psp
 gboolean
 gst_cuda_video_filter_settings_ok (GstCudaVideoFilter * self, const gchar * bad)
 {
+  return gst_cuda_video_filter_settings_ok_values (self, bad, NULL);
+}
+
+gboolean
+gst_cuda_video_filter_settings_ok_values (GstCudaVideoFilter * self, const gchar * bad, const gchar * values)
+{
   GstCudaVideoFilterPrivate *priv = self->priv;
 
   if (bad == NULL) {
     g_clear_pointer (&priv->settings_warned, g_free);
     return TRUE;
   }
+  /* the rule broken is the change, not the values breaking it: a control
+   * binding that moves a threshold every frame is one warning */
   if (g_strcmp0 (bad, priv->settings_warned) != 0) {
-    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("Unusable settings: %s; the last usable ones stay in "
-            "force", bad), (NULL));
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("Unusable settings: %s%s%s; the last usable ones stay in "
+            "force", bad, values ? " " : "", values ? values : ""), (NULL));
     g_free (priv->settings_warned);
     priv->settings_warned = g_strdup (bad);
   }
@@ -68,6 +76,13 @@ gst_cuda_video_filter_settings_ok (GstCudaVideoFilter * self, const gchar * bad)
 gboolean
 gst_cuda_video_filter_usable_params (GstCudaVideoFilter * self, gpointer params, gsize size,
     const gchar * what, const gchar * bad)
+{
+  return gst_cuda_video_filter_apply_params (self, params, size, what, bad, NULL, NULL);
+}
+
+gboolean
+gst_cuda_video_filter_apply_params (GstCudaVideoFilter * self, gpointer params, gsize size,
+    const gchar * what, const gchar * bad, const gchar * values, GError ** error)
 {
   GstCudaVideoFilterPrivate *priv = self->priv;
   gchar *text;
@@ -80,13 +95,18 @@ gst_cuda_video_filter_usable_params (GstCudaVideoFilter * self, gpointer params,
   }
   text = g_strdup_printf ("invalid %s settings: %s", what, bad);
   if (priv->usable_params == NULL || g_bytes_get_size (priv->usable_params) != size) {
-    /* nothing ever ran with these settings: the element cannot run */
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%c%s", g_ascii_toupper (text[0]), text + 1),
-        ("%s", bad));
+    /* nothing ever ran with these settings in this run: the element
+     * cannot run */
+    if (error != NULL)
+      g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "%s%s%s", text, values ? " " : "",
+          values ? values : "");
+    else
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%c%s%s%s", g_ascii_toupper (text[0]), text + 1,
+              values ? " " : "", values ? values : ""), ("%s", bad));
     g_free (text);
     return FALSE;
   }
-  gst_cuda_video_filter_settings_ok (self, text);
+  gst_cuda_video_filter_settings_ok_values (self, text, values);
   g_free (text);
   memcpy (params, g_bytes_get_data (priv->usable_params, NULL), size);
   return TRUE;

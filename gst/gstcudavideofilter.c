@@ -6,13 +6,13 @@
  * Every algorithm element (cudacanny/cpucanny, ...) derives from this class.
  * It picks the backend when the element starts: the cpu* elements always run
  * the C implementation; the cuda* elements open the CUDA device given by
- * #GstCudaVideoFilter:cuda-device-id, in the pipeline's GstCudaContext when
+ * their cuda-device-id property, in the pipeline's GstCudaContext when
  * GStreamer's CUDA library is there (shared with cudaupload, the NVDEC
  * decoders and the other cuda* elements through the "gst.cuda.context"
  * GstContext), and make three streams: uploads, compute and downloads.
- * When no usable device exists, #GstCudaVideoFilter:fallback decides between
+ * When no usable device exists, their fallback property decides between
  * running the CPU twin (one warning message) and failing with a RESOURCE
- * error.
+ * error.  The cpu* elements have neither property.
  *
  * On the GPU, frames in memory:CUDAMemory are used where they are (device
  * pointers, no copy), and outputs go downstream in CUDA memory when the
@@ -90,19 +90,8 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   gobject_class->get_property = gst_cuda_video_filter_get_property;
   gobject_class->finalize = gst_cuda_video_filter_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device id",
-          "CUDA device to run on (-1 = the device of the pipeline's CUDA context, else the "
-          "default device, 0 unless CUDA_VISIBLE_DEVICES says otherwise); ignored by the cpu* "
-          "elements",
-          -1, 63, DEFAULT_PROP_CUDA_DEVICE_ID,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_FALLBACK,
-      g_param_spec_boolean ("fallback", "Fallback to CPU",
-          "When no usable CUDA device is found: TRUE runs the CPU implementation and posts "
-          "one warning, FALSE fails with a resource error",
-          DEFAULT_PROP_FALLBACK,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  /* cuda-device-id and fallback are the cuda* elements' own: see
+   * pair_class_init */
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_string ("backend", "Backend",
           "Implementation in use once started: \"cuda\" or \"cpu\" (NULL before start)",
@@ -136,6 +125,7 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_transform_ip);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_generate_output);
+  trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_submit_input_buffer);
   /* passthrough (same caps in scalers) must not reach transform_ip */
   trans_class->transform_ip_on_passthrough = FALSE;
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_sink_event);
@@ -165,6 +155,7 @@ gst_cuda_video_filter_init (GstCudaVideoFilter * self)
   priv->async_depth = DEFAULT_PROP_ASYNC_DEPTH;
   priv->device_allocs = g_ptr_array_new ();
   g_queue_init (&priv->inflight);
+  g_queue_init (&priv->held_events);
   g_mutex_init (&priv->stats_lock);
 }
 
@@ -213,12 +204,6 @@ gst_cuda_video_filter_set_property (GObject * object, guint prop_id, const GValu
 
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
-    case PROP_CUDA_DEVICE_ID:
-      priv->device_id = g_value_get_int (value);
-      break;
-    case PROP_FALLBACK:
-      priv->fallback = g_value_get_boolean (value);
-      break;
     case PROP_N_THREADS:
       priv->n_threads = g_value_get_uint (value);
       break;
@@ -248,12 +233,6 @@ gst_cuda_video_filter_get_property (GObject * object, guint prop_id, GValue * va
   }
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
-    case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, priv->device_id);
-      break;
-    case PROP_FALLBACK:
-      g_value_set_boolean (value, priv->fallback);
-      break;
     case PROP_N_THREADS:
       g_value_set_uint (value, priv->n_threads);
       break;
@@ -290,6 +269,9 @@ gst_cuda_video_filter_start (GstBaseTransform * trans)
   priv->frames = 0;
   memset (priv->sum_ms, 0, sizeof (priv->sum_ms));
   g_mutex_unlock (&priv->stats_lock);
+  priv->slow_logged_us = 0;
+  priv->slow_frames = 0;
+  priv->slowest_us = 0;
 
   priv->backend = GST_CUDA_VIDEO_BACKEND_CPU;
   if (klass->backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
@@ -353,11 +335,13 @@ gst_cuda_video_filter_stop (GstBaseTransform * trans)
   GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
 
   gst_cuda_video_filter_discard_inflight (self);
+  gst_cuda_video_filter_flush_events (self, FALSE);
   if (klass->reset)
     klass->reset (self);
   free_per_caps (self);
   gst_cuda_video_filter_close_cuda (self);
   g_clear_pointer (&self->priv->setup_failed, g_free);
+  self->priv->negotiation_explained = FALSE;
   g_clear_pointer (&self->priv->settings_warned, g_free);
   g_clear_pointer (&self->priv->usable_params, g_bytes_unref);
   GST_OBJECT_LOCK (self);
@@ -403,7 +387,16 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
     return FALSE;
   }
   priv->set_up = TRUE;
-  ok = klass->setup == NULL || klass->setup (self, priv->backend, &error);
+  /* no algorithm here knows fields: their lines would be blended as the
+   * lines of one picture */
+  if (GST_VIDEO_INFO_INTERLACE_MODE (&in_info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) {
+    g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "interlaced video (interlace-mode=%s) "
+        "is not supported, only progressive video: deinterlace it first (the deinterlace element)",
+        gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE (&in_info)));
+    ok = FALSE;
+  } else {
+    ok = klass->setup == NULL || klass->setup (self, priv->backend, &error);
+  }
   priv->configured = ok;
   if (ok && on_gpu (self) && !gst_base_transform_is_passthrough (trans))
     ok = gst_cuda_video_filter_alloc_slots (self, &error);
@@ -425,6 +418,7 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
     return FALSE;
   }
   g_clear_pointer (&priv->setup_failed, g_free);
+  priv->negotiation_explained = FALSE;
   GST_INFO_OBJECT (self, "%s %dx%d (%s memory) -> %s %dx%d (%s memory) on the %s",
       GST_VIDEO_INFO_NAME (&in_info), GST_VIDEO_INFO_WIDTH (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info),
       priv->in_device ? "CUDA" : "system", GST_VIDEO_INFO_NAME (&out_info),
@@ -542,53 +536,71 @@ gst_cuda_video_filter_device_alloc (GstCudaVideoFilter * self, gsize row_bytes, 
 
 /* ---- events and queries ------------------------------------------------------ */
 
+/* Pushes everything the element holds, in order: the frames in flight,
+ * then what the algorithm holds back (its drain), the events held behind
+ * them released as their frames leave and the rest after; before @event,
+ * which ends the stream so far. */
+static void
+drain_all (GstCudaVideoFilter * self, GstEvent * event)
+{
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (self->priv->configured) {
+    ret = gst_cuda_video_filter_drain_inflight (self);
+    if (ret == GST_FLOW_OK && klass->drain)
+      ret = klass->drain (self);
+  }
+  if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
+    GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+  gst_cuda_video_filter_release_events (self, TRUE);
+}
+
 static gboolean
 gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
   GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
+  GstFlowReturn ret;
+  gboolean res;
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
       gst_cuda_video_filter_discard_inflight (self);
       if (klass->reset)
         klass->reset (self);
-      break;
+      res = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+      gst_cuda_video_filter_flush_events (self, TRUE);
+      return res;
     case GST_EVENT_CAPS:
       /* frames held back under the old caps go out under them, before the
        * new caps reach set_caps (which resets the history) */
       if (self->priv->configured) {
         GstCaps *caps, *current = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
         gst_event_parse_caps (event, &caps);
-        if (current && !gst_caps_is_equal (current, caps)) {
-          GstFlowReturn ret = gst_cuda_video_filter_drain_inflight (self);
-          if (ret == GST_FLOW_OK && klass->drain)
-            ret = klass->drain (self);
-          if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-            GST_WARNING_OBJECT (self, "draining before new caps: %s", gst_flow_get_name (ret));
-        }
+        if (current && !gst_caps_is_equal (current, caps))
+          drain_all (self, event);
         if (current)
           gst_caps_unref (current);
       }
       break;
-    case GST_EVENT_EOS:
-      if (self->priv->configured) {
-        GstFlowReturn ret = gst_cuda_video_filter_drain_inflight (self);
-        if (ret == GST_FLOW_OK && klass->drain)
-          ret = klass->drain (self);
-        if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-          GST_WARNING_OBJECT (self, "draining at EOS: %s", gst_flow_get_name (ret));
-      }
-      break;
     default:
-      /* every other serialized event (segment, gap, tags, ...) comes
-       * after the frames that came before it */
-      if (GST_EVENT_IS_SERIALIZED (event)) {
-        GstFlowReturn ret = gst_cuda_video_filter_drain_inflight (self);
-        if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
-          GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
-              gst_flow_get_name (ret));
+      /* every other serialized event comes after the frames that came
+       * before it: those in flight are pushed; what the algorithm holds
+       * back is drained before the end of a stream (EOS, SEGMENT, ...),
+       * and other events (GAP, TAG, ...) wait behind it */
+      if (!GST_EVENT_IS_SERIALIZED (event))
+        break;
+      if (gst_cuda_video_filter_event_ends_stream (self, event)) {
+        drain_all (self, event);
+        break;
       }
+      ret = gst_cuda_video_filter_drain_inflight (self);
+      if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING && ret != GST_FLOW_EOS)
+        GST_WARNING_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
+            gst_flow_get_name (ret));
+      if (gst_cuda_video_filter_hold_event (self, event))
+        return TRUE;
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
@@ -662,6 +674,74 @@ typedef struct
   GstDebugCategory *category;
 } PairClassData;
 
+/* The properties of the cuda* elements alone (a cpu* element has no
+ * device to choose and nothing to fall back from).  GObject hands a
+ * property to the set / get_property of the class that installed it: the
+ * pair's class, whose handlers take these two (by name: the element's own
+ * ids may be any) and pass the element's own (install_cuda_properties) on
+ * to the element's class. */
+static void
+pair_set_property (GObject * object, guint prop_id, const GValue * value, GParamSpec * pspec)
+{
+  GstCudaVideoFilterPrivate *priv = GST_CUDA_VIDEO_FILTER (object)->priv;
+  GObjectClass *element_class = g_type_class_peek_parent (g_type_class_peek (pspec->owner_type));
+
+  if (g_str_equal (pspec->name, "cuda-device-id")) {
+    GST_OBJECT_LOCK (object);
+    priv->device_id = g_value_get_int (value);
+    GST_OBJECT_UNLOCK (object);
+  } else if (g_str_equal (pspec->name, "fallback")) {
+    GST_OBJECT_LOCK (object);
+    priv->fallback = g_value_get_boolean (value);
+    GST_OBJECT_UNLOCK (object);
+  } else {
+    element_class->set_property (object, prop_id, value, pspec);
+  }
+}
+
+static void
+pair_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec)
+{
+  GstCudaVideoFilterPrivate *priv = GST_CUDA_VIDEO_FILTER (object)->priv;
+  GObjectClass *element_class = g_type_class_peek_parent (g_type_class_peek (pspec->owner_type));
+
+  if (g_str_equal (pspec->name, "cuda-device-id")) {
+    GST_OBJECT_LOCK (object);
+    g_value_set_int (value, priv->device_id);
+    GST_OBJECT_UNLOCK (object);
+  } else if (g_str_equal (pspec->name, "fallback")) {
+    GST_OBJECT_LOCK (object);
+    g_value_set_boolean (value, priv->fallback);
+    GST_OBJECT_UNLOCK (object);
+  } else {
+    element_class->get_property (object, prop_id, value, pspec);
+  }
+}
+
+static void
+install_pair_properties (GObjectClass * gobject_class)
+{
+  GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_CLASS (gobject_class);
+
+  gobject_class->set_property = pair_set_property;
+  gobject_class->get_property = pair_get_property;
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device to run on (-1 = the device of the pipeline's CUDA context, else the "
+          "default device, 0 unless CUDA_VISIBLE_DEVICES says otherwise); ignored by the cpu* "
+          "elements",
+          -1, 63, DEFAULT_PROP_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FALLBACK,
+      g_param_spec_boolean ("fallback", "Fallback to CPU",
+          "When no usable CUDA device is found: TRUE runs the CPU implementation and posts "
+          "one warning, FALSE fails with a resource error",
+          DEFAULT_PROP_FALLBACK,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  if (klass->install_cuda_properties)
+    klass->install_cuda_properties (gobject_class);
+}
+
 /* The cuda* element's pads take memory:CUDAMemory too (first: preferred),
  * when this build can; the templates are the abstract class's otherwise. */
 static void
@@ -691,6 +771,8 @@ pair_class_init (gpointer klass, gpointer class_data)
   GST_CUDA_VIDEO_FILTER_CLASS (klass)->debug_category = d->category;
   gst_element_class_set_metadata (GST_ELEMENT_CLASS (klass), d->long_name, d->classification,
       d->description, "gst-cuda-video developers");
+  if (d->backend == GST_CUDA_VIDEO_BACKEND_CUDA)
+    install_pair_properties (G_OBJECT_CLASS (klass));
   if (d->backend == GST_CUDA_VIDEO_BACKEND_CUDA && gst_cuda_video_memory_available ())
     add_device_templates (GST_ELEMENT_CLASS (klass));
 }

@@ -116,13 +116,20 @@ struct _GstCudaVideoFilter
  *     output, writable) is about to go downstream: attach metadata from
  *     @results, paint on the host.  May be NULL.
  * @reset: drop temporal state (FLUSH, caps change, stop).
- * @drain: at EOS, before the EOS goes downstream, after the frames in
- *     flight went out: push what the algorithm holds back (elements with
- *     latency), each frame with gst_cuda_video_filter_push_output().
+ * @drain: at EOS (and before new caps, a new segment or stream), before
+ *     the event goes downstream, after the frames in flight went out: push
+ *     what the algorithm holds back (elements with latency), each frame
+ *     with gst_cuda_video_filter_push_output().
  * @latency_frames: how many frames the algorithm's output lags the input
  *     (answered in the LATENCY query with the frames in flight; @process
  *     returns GST_BASE_TRANSFORM_FLOW_DROPPED while the first frames fill
  *     the history).
+ * @held_frames: how many input frames the algorithm holds now whose
+ *     outputs are still to come (at most @latency_frames; fewer while the
+ *     history fills).  Serialized events that do not end the stream (GAP,
+ *     TAG, custom) wait behind them and leave in order with the frames;
+ *     those that do (EOS, CAPS, SEGMENT, STREAM_START, ...) make the base
+ *     class call @drain first.  NULL: the element holds nothing.
  * @process_in_place: for analysers whose output is the input buffer (plus
  *     metadata), CPU backend: one frame, mapped for reading, and for
  *     writing too when @writes_in_place says so.  A subclass that sets it
@@ -132,6 +139,16 @@ struct _GstCudaVideoFilter
  *     analysis of @frame (read only); @complete then sees the buffer.
  * @writes_in_place: whether the next @process_in_place paints on the frame
  *     (a read-only map then copies nothing).
+ * @caps_problem: why input @caps cannot be taken with the element's
+ *     current settings (a property that restricts the formats or sizes,
+ *     as dibr's layout), naming the property and what the caps say; NULL
+ *     when the settings are not why.  When a negotiation fails for want of
+ *     output caps the base class posts it in its error.  May be NULL.
+ * @install_cuda_properties: installs on the class of the cuda* element the
+ *     properties only a GPU uses (motionest's devices and split), besides
+ *     the cuda-device-id and fallback the base class gives it: the cpu*
+ *     element does not show them.  The element's set / get_property take
+ *     them by their property ids as their own.  May be NULL.
  */
 struct _GstCudaVideoFilterClass
 {
@@ -150,9 +167,12 @@ struct _GstCudaVideoFilterClass
   void (*reset) (GstCudaVideoFilter * filter);
   GstFlowReturn (*drain) (GstCudaVideoFilter * filter);
   guint (*latency_frames) (GstCudaVideoFilter * filter);
+  guint (*held_frames) (GstCudaVideoFilter * filter);
   GstFlowReturn (*process_in_place) (GstCudaVideoFilter * filter, GstVideoFrame * frame);
   GstFlowReturn (*process_device_in_place) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame);
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
+  gchar *(*caps_problem) (GstCudaVideoFilter * filter, GstCaps * caps);
+  void (*install_cuda_properties) (GObjectClass * klass);
 };
 
 GType gst_cuda_video_filter_get_type (void);
@@ -279,6 +299,13 @@ gint gst_cuda_video_filter_plane_component (const GstVideoInfo * info, guint pla
  * there. */
 gint gst_cuda_video_filter_plane_samples (const GstVideoInfo * info, guint plane, GcvSampleType * type,
     gint * channels);
+/* gst_video_frame_map() for a buffer the element maps itself: first checks
+ * that @buf holds a frame of @info (a GstVideoMeta of another format or
+ * size, planes outside the buffer, too few bytes) and posts an error
+ * naming both geometries when it does not, as when the map fails.  The
+ * base class checks every input buffer so before the element sees it. */
+gboolean gst_cuda_video_filter_map_frame (GstCudaVideoFilter * filter, GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags);
 /* The first @n_planes planes of a mapped frame as GcvPlanes: data, stride,
  * and width / height in samples of that plane. */
 void gst_cuda_video_filter_frame_planes (GstVideoFrame * frame, guint n_planes, GcvPlane * planes);
@@ -372,28 +399,42 @@ GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, con
  *    bus yet), the previous value kept;
  *  - values that constrain each other (low <= high threshold) are checked
  *    together where they are used, so the order in which they are set
- *    never matters: at setup an unusable combination is an ERROR (the
- *    element cannot run); before a frame it is
- *    gst_cuda_video_filter_settings_ok(): one WARNING per combination, and
- *    the frame runs with the last usable settings. */
+ *    never matters.  An unusable combination is an ERROR only while the
+ *    run (start to stop) has had no usable settings yet: at the first
+ *    setup the element cannot run.  Once it has, an unusable combination,
+ *    before a frame or at a later setup (a renegotiation: new caps, a
+ *    property that changes the output format), is a WARNING and the last
+ *    usable settings stay in force (gst_cuda_video_filter_settings_ok(),
+ *    gst_cuda_video_filter_apply_params());
+ *  - one WARNING per change: when the settings become unusable, and again
+ *    only when the rule they break changes or after usable settings came
+ *    in between.  New values that break the same rule (a control binding
+ *    moving a threshold at every frame) are no change. */
 
 /* For set_property: posts that @value for @pspec was refused (@why) and
  * the previous value is kept, naming the value and, for int properties,
  * the range the GParamSpec accepts.  Call it outside the object lock. */
 void gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * filter, GParamSpec * pspec,
     const GValue * value, const gchar * why);
-/* Before a frame: @bad (NULL: the settings are usable) is what is wrong
- * with the combination of properties, naming them and their values.
- * Posts a WARNING the first time a combination is seen; returns whether
- * the frame may use the settings (else the caller keeps its last usable
- * ones). */
+/* Before a frame: @bad (NULL: the settings are usable) is the rule the
+ * combination of properties breaks, naming them.  Posts a WARNING when it
+ * changes (see the policy above); returns whether the frame may use the
+ * settings (else the caller keeps its last usable ones). */
 gboolean gst_cuda_video_filter_settings_ok (GstCudaVideoFilter * filter, const gchar * bad);
+/* The same with the properties' @values for the message (NULL: none):
+ * values that change while the rule @bad stays broken warn no more. */
+gboolean gst_cuda_video_filter_settings_ok_values (GstCudaVideoFilter * filter, const gchar * bad,
+    const gchar * values);
 /* The same for a plain parameter block (@size bytes at @params, as the
- * element's kernel module takes it) that @bad describes (NULL: usable):
- * usable ones are remembered and kept; unusable ones are replaced in
- * @params by the last usable (one WARNING, "invalid @what settings:
- * @bad"), or, when this run has none yet, posted as an ERROR and FALSE
- * returned.  Forgotten at stop. */
+ * element's kernel module takes it) that @bad describes (NULL: usable;
+ * @values as above): usable ones are remembered and kept; unusable ones
+ * are replaced in @params by the last usable of this run (a WARNING,
+ * "invalid @what settings: @bad"), or, when this run has none yet, FALSE
+ * with @error set (at setup: set_caps posts it) or, with @error NULL
+ * (before a frame), posted as an ERROR.  Forgotten at stop. */
+gboolean gst_cuda_video_filter_apply_params (GstCudaVideoFilter * filter, gpointer params, gsize size,
+    const gchar * what, const gchar * bad, const gchar * values, GError ** error);
+/* gst_cuda_video_filter_apply_params() before a frame, without values. */
 gboolean gst_cuda_video_filter_usable_params (GstCudaVideoFilter * filter, gpointer params, gsize size,
     const gchar * what, const gchar * bad);
 

@@ -613,6 +613,18 @@ ctx_set_caps (Ctx * ctx, const GstVideoInfo * info)
   gst_harness_set_src_caps (ctx->h, caps);
 }
 
+void
+ctx_push_caps_unchecked (Ctx * ctx, GstCaps * caps)
+{
+  GstSegment seg;
+
+  gst_pad_push_event (ctx->h->srcpad, gst_event_new_stream_start (ctx->name));
+  gst_pad_push_event (ctx->h->srcpad, gst_event_new_caps (caps));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (ctx->h->srcpad, gst_event_new_segment (&seg));
+  gst_caps_unref (caps);
+}
+
 GstCaps *
 ctx_out_caps (Ctx * ctx)
 {
@@ -956,6 +968,33 @@ enum_nick (GstElement * e, const gchar * prop)
       g_value_get_enum (&v))->value_nick;
   g_value_unset (&v);
   return nick;
+}
+
+void
+check_device_properties (GstElement * e, const gchar * name)
+{
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+  GParamSpec *dev = g_object_class_find_property (klass, "cuda-device-id");
+  GParamSpec *fb = g_object_class_find_property (klass, "fallback");
+
+  if (!g_str_has_prefix (name, "cuda")) {
+    fail_unless (dev == NULL && fb == NULL, "%s shows cuda-device-id or fallback", name);
+    return;
+  }
+  fail_unless (dev != NULL && G_IS_PARAM_SPEC_INT (dev), "%s: no int cuda-device-id", name);
+  fail_unless (G_PARAM_SPEC_INT (dev)->minimum == -1 && G_PARAM_SPEC_INT (dev)->maximum == 63
+      && G_PARAM_SPEC_INT (dev)->default_value == -1, "%s: cuda-device-id range", name);
+  fail_unless (fb != NULL && G_IS_PARAM_SPEC_BOOLEAN (fb), "%s: no boolean fallback", name);
+  fail_unless (G_PARAM_SPEC_BOOLEAN (fb)->default_value == TRUE, "%s: fallback default", name);
+  fail_unless ((dev->flags & GST_PARAM_MUTABLE_READY) && (fb->flags & GST_PARAM_MUTABLE_READY)
+      && (dev->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE
+      && (fb->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE, "%s: device property flags", name);
+  {
+    gint d;
+    gboolean f;
+    g_object_get (e, "cuda-device-id", &d, "fallback", &f, NULL);
+    fail_unless (d == -1 && f == TRUE, "%s: cuda-device-id %d, fallback %d in a fresh element", name, d, f);
+  }
 }
 
 void

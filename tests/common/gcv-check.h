@@ -183,6 +183,10 @@ void check_backend (GstElement * e, const gchar * name);
 void check_caps_refused (GstPad * pad, const gchar * const *list, guint n);
 
 void ctx_set_caps (Ctx * ctx, const GstVideoInfo * info);
+/* What a harness source pushes before data (stream start, @caps, taken,
+ * and a segment), without the harness' assertion that the caps were
+ * taken: for caps the element must refuse. */
+void ctx_push_caps_unchecked (Ctx * ctx, GstCaps * caps);
 /* the caps downstream of the element (must be set; unref them) */
 GstCaps *ctx_out_caps (Ctx * ctx);
 /* What the harness' sink accepts from now on (caps_str NULL: any raw video
@@ -248,6 +252,10 @@ void expect_rejected (GstElement * e, const gchar * prop, const GValue * bad,
  * (readable and writable ones, GstObject's aside) its default in a fresh
  * element.  Returns the number of properties. */
 guint check_properties_documented (GstElement * e, const gchar * name);
+/* cuda-device-id (int -1 .. 63, default -1, READY) and fallback (boolean,
+ * default TRUE, READY) on @e when @name is a cuda* element, neither on a
+ * cpu* element (they would do nothing there). */
+void check_device_properties (GstElement * e, const gchar * name);
 /* Without a GPU: @factory (a cuda* element) with fallback=false fails to
  * start, with a RESOURCE error on its bus (not a crash). */
 void check_no_fallback_fails (const gchar * factory);

@@ -363,20 +363,6 @@ check_carve (const gchar * name, const Img * in, gint ow, gint oh,
   return out;
 }
 
-/* the events a harness source pushes before data, without the harness'
- * assertion that the caps were taken (for caps the element refuses) */
-static void
-push_caps_unchecked (Ctx * ctx, GstCaps * caps)
-{
-  GstSegment seg;
-
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_stream_start ("seam"));
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_caps (caps));
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (ctx->h->srcpad, gst_event_new_segment (&seg));
-  gst_caps_unref (caps);
-}
-
 /* ======================================================================== */
 /* tests                                                                    */
 
@@ -503,15 +489,11 @@ GST_START_TEST (test_properties)
 
   /* the base class' */
   {
-    gint dev;
     guint nt;
-    gboolean fallback;
     gchar *backend = get_backend (e);
-    g_object_get (e, "cuda-device-id", &dev, "n-threads", &nt, "fallback",
-        &fallback, NULL);
-    fail_unless_equals_int (dev, -1);
+    g_object_get (e, "n-threads", &nt, NULL);
     fail_unless_equals_int (nt, 0);
-    fail_unless (fallback == TRUE);
+    check_device_properties (e, name);
     fail_unless (backend == NULL, "backend %s before start", backend);
     pspec = g_object_class_find_property (klass, "backend");
     fail_unless (pspec != NULL && !(pspec->flags & G_PARAM_WRITABLE));
@@ -765,7 +747,7 @@ GST_START_TEST (test_caps_formats)
       Img *in = img_new (subsampled[f], 48, 32);
       GstPad *sinkpad = gst_element_get_static_pad (ctx.e, "sink");
       GstCaps *cur;
-      push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
+      ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
       cur = gst_pad_get_current_caps (sinkpad);
       fail_unless (cur == NULL, "%s took %s caps", name,
           gst_video_format_to_string (subsampled[f]));
@@ -1813,7 +1795,7 @@ GST_START_TEST (test_work_bound)
     gchar *text = NULL;
 
     fail_unless (gcv_seam_frame_work (&g, &default_prm) > GCV_SEAM_MAX_FRAME_WORK);
-    push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
+    ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
     ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT),
         GST_FLOW_NOT_NEGOTIATED, "64x48 -> 8192x8192");
     ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT),
@@ -1883,7 +1865,7 @@ GST_START_TEST (test_invalid_input)
     gint x, y, c;
 
     ctx_set_downstream (&ctx, "video/x-raw,width=40");
-    push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
+    ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
     ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT),
         GST_FLOW_NOT_NEGOTIATED, "show-seams, downstream 40 wide");
     fail_unless_equals_int (gst_harness_buffers_in_queue (ctx.h), 0);
@@ -1898,7 +1880,7 @@ GST_START_TEST (test_invalid_input)
             img_set (want, c, x, y, seam_colour (GST_VIDEO_FORMAT_RGBA, c,
                     TRUE));
     ctx_set_downstream (&ctx, NULL);
-    push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
+    ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
     img_free (sc_process_check (&ctx, in, want, LAYOUT_DEFAULT,
             "show-seams after downstream opened up"));
     img_free (want);
@@ -1963,7 +1945,7 @@ GST_START_TEST (test_invalid_input)
   {
     Ctx ctx = ctx_new (name, "width", 50, NULL);
     ctx_set_downstream (&ctx, "video/x-raw,width=40");
-    push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
+    ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&in->info));
     ctx_push_expect (&ctx, img_to_buffer (in, LAYOUT_DEFAULT),
         GST_FLOW_NOT_NEGOTIATED, "width=50, downstream 40 wide");
     bus_count (ctx.bus, GST_MESSAGE_ERROR, 0, NULL);
@@ -1978,7 +1960,7 @@ GST_START_TEST (test_invalid_input)
     GST_VIDEO_INFO_PAR_N (&in43->info) = 4;
     GST_VIDEO_INFO_PAR_D (&in43->info) = 3;
     ctx_set_downstream (&ctx, "video/x-raw,width=40,pixel-aspect-ratio=1/1");
-    push_caps_unchecked (&ctx, gst_video_info_to_caps (&in43->info));
+    ctx_push_caps_unchecked (&ctx, gst_video_info_to_caps (&in43->info));
     ctx_push_expect (&ctx, img_to_buffer (in43, LAYOUT_DEFAULT),
         GST_FLOW_NOT_NEGOTIATED, "par 4/3, downstream par 1/1");
     bus_count (ctx.bus, GST_MESSAGE_ERROR, 0, NULL);
