@@ -525,6 +525,7 @@ typedef struct
   guint64 number;
   GcvMotionParams params;
   gboolean has_reference;
+  GstClockTime reference_pts;
   gboolean draw;
   GcvCudaEvent *done;           /* serial: the searching context's event, else NULL */
   GcvMotionVector vectors[];    /* the grid of the frame's params */
@@ -697,13 +698,17 @@ gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter)
  * buffer is mapped here if it must be drawn on). */
 static GstFlowReturn
 complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame * frame, guint64 number,
-    const GcvMotionParams * params, gboolean has_reference, gboolean draw, GcvMotionVector * vectors)
+    GstClockTime reference_pts, const GcvMotionParams * params, gboolean has_reference, gboolean draw,
+    GcvMotionVector * vectors)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   GstCudaMotionFrameInfo info;
 
+  info.source = GST_OBJECT_NAME (self);
   info.has_reference = has_reference;
   info.frame = number;
+  info.pts = GST_BUFFER_PTS (buffer);
+  info.reference_pts = reference_pts;
   info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
   info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   info.params = params;
@@ -841,6 +846,8 @@ gst_cuda_video_motion_est_process_device (GstCudaVideoFilter * filter, GstCudaVi
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   r->number = self->frame_number++;
   r->has_reference = self->has_reference;
+  r->reference_pts = self->reference_pts;
+  self->reference_pts = frame->buffer ? GST_BUFFER_PTS (frame->buffer) : GST_CLOCK_TIME_NONE;
   r->done = NULL;
   ok = self->serial ? search_serial (self, &luma, r, &error) : search_parallel (self, &luma, r, &error);
   if (!ok)
@@ -859,7 +866,8 @@ gst_cuda_video_motion_est_complete (GstCudaVideoFilter * filter, GstBuffer * buf
 
   if (r->done && gcv_cuda_event_sync (r->done, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Reading back the motion vectors", &err);
-  return complete_frame (self, buffer, NULL, r->number, &r->params, r->has_reference, r->draw, r->vectors);
+  return complete_frame (self, buffer, NULL, r->number, r->reference_pts, &r->params, r->has_reference, r->draw,
+      r->vectors);
 }
 
 static GstFlowReturn
@@ -869,6 +877,7 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GcvMotionParams params;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
+  GstClockTime reference_pts;
   GcvPlane luma;
   gboolean draw;
 
@@ -878,18 +887,20 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   /* the frame was mapped for the snapshot writes_in_place took */
   draw = self->frame_draw;
+  reference_pts = self->reference_pts;
+  self->reference_pts = GST_BUFFER_PTS (frame->buffer);
   if (!self->has_reference) {
     if (gcv_motion_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
-    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, &params, FALSE,
-        draw, self->vectors);
+    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, reference_pts,
+        &params, FALSE, draw, self->vectors);
   }
   if (gcv_motion_cpu_process (self->cpu, &params, &luma, self->vectors,
           gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Searching the motion vectors", &err);
-  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, &params, TRUE, draw,
-      self->vectors);
+  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, reference_pts,
+      &params, TRUE, draw, self->vectors);
 }
 
 static void

@@ -69,6 +69,7 @@ struct _GstCudaVideoMotionEst
   GString *json_line;
   guint64 frame_number;         /* frames since start, counted on arrival */
   gboolean has_reference;
+  GstClockTime reference_pts;   /* the timestamp of the reference frame */
   gboolean frame_draw;          /* draw snapshot of the frame being mapped */
   GcvMotionVector *vectors;     /* the whole grid for 4x4 blocks */
   guint8 *mask;                 /* draw: frame-size GRAY8 */

@@ -22,10 +22,10 @@
 #include <math.h>
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (GcvMotionVector) == sizeof (GstCudaMotionVector));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvMotionVector, sad) == G_STRUCT_OFFSET (GstCudaMotionVector, sad));
-G_STATIC_ASSERT (sizeof (GcvVcmPoint) == sizeof (GstCudaMotionPoint));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvVcmPoint, score) == G_STRUCT_OFFSET (GstCudaMotionPoint, score));
+G_STATIC_ASSERT (sizeof (GcvMotionVector) == sizeof (GstCudaVideoMotionVector));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvMotionVector, sad) == G_STRUCT_OFFSET (GstCudaVideoMotionVector, sad));
+G_STATIC_ASSERT (sizeof (GcvVcmPoint) == sizeof (GstCudaVideoMotionPoint));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvVcmPoint, score) == G_STRUCT_OFFSET (GstCudaVideoMotionPoint, score));
 
 /* colour of the arrows (ARGB) */
 #define ARROW_COLOUR 0xff00ff00
@@ -33,44 +33,29 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (GcvVcmPoint, score) == G_STRUCT_OFFSET (GstCud
 void
 gst_cuda_motion_meta_register (void)
 {
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    /* the vectors describe the frame's geometry: scalers, croppers and
-     * flips must drop them, colour conversion may keep them */
-    static const gchar *tags[] = { GST_META_TAG_VIDEO_STR, GST_META_TAG_VIDEO_SIZE_STR,
-      GST_META_TAG_VIDEO_ORIENTATION_STR, NULL
-    };
-    gst_meta_register_custom (GST_CUDA_MOTION_META_NAME, tags, NULL, NULL, NULL);
-    g_once_init_leave (&done, 1);
-  }
+  gst_cuda_video_motion_meta_get_info ();
 }
 
-/* The buffer's new motion meta, its frame fields set; NULL when it could
- * not be added. */
-static GstStructure *
-meta_replace (GstBuffer * buffer, const gchar * kind, gboolean has_reference, guint64 frame, gint width,
-    gint height)
+/* The buffer's new motion meta with a copy of @size bytes of records at
+ * @records, its frame fields set; NULL when it could not be added. */
+static GstCudaVideoMotionMeta *
+meta_add (GstBuffer * buffer, GstCudaVideoMotionKind kind, const gchar * source, gboolean has_reference,
+    guint64 frame, GstClockTime pts, GstClockTime reference_pts, gint width, gint height,
+    gconstpointer records, gsize size)
 {
-  GstCustomMeta *meta;
-  GstStructure *s;
+  GBytes *bytes = g_bytes_new (records, size);
+  GstCudaVideoMotionMeta *meta = gst_buffer_add_cuda_video_motion_meta (buffer, kind, source, bytes);
 
-  /* one motion meta per buffer: an upstream motion element's vectors (of
-   * the same frame, perhaps other parameters) give way to this one's */
-  while ((meta = gst_buffer_get_custom_meta (buffer, GST_CUDA_MOTION_META_NAME)) != NULL)
-    if (!gst_buffer_remove_meta (buffer, (GstMeta *) meta))
-      break;
-  meta = gst_buffer_add_custom_meta (buffer, GST_CUDA_MOTION_META_NAME);
+  g_bytes_unref (bytes);
   if (meta == NULL)
     return NULL;
-  s = gst_custom_meta_get_structure (meta);
-  gst_structure_set (s,
-      "kind", G_TYPE_STRING, kind,
-      "has-reference", G_TYPE_BOOLEAN, has_reference,
-      "frame", G_TYPE_UINT64, frame,
-      "width", G_TYPE_INT, width,
-      "height", G_TYPE_INT, height, NULL);
-  return s;
+  meta->has_reference = has_reference;
+  meta->frame = frame;
+  meta->pts = pts;
+  meta->reference_pts = has_reference ? reference_pts : GST_CLOCK_TIME_NONE;
+  meta->width = width;
+  meta->height = height;
+  return meta;
 }
 
 static void
@@ -109,23 +94,19 @@ void
 gst_cuda_motion_meta_add (GstBuffer * buffer, const GstCudaMotionFrameInfo * info,
     const GcvMotionVector * vectors)
 {
-  GstStructure *s = meta_replace (buffer, "blocks", info->has_reference, info->frame, info->width,
-      info->height);
-  GstBuffer *records;
+  GstCudaVideoMotionMeta *meta = meta_add (buffer, GST_CUDA_VIDEO_MOTION_KIND_BLOCKS, info->source,
+      info->has_reference, info->frame, info->pts, info->reference_pts, info->width, info->height, vectors,
+      gst_cuda_motion_n_blocks (info) * sizeof (GcvMotionVector));
 
-  if (s == NULL)
+  if (meta == NULL)
     return;
-  records = gst_buffer_new_memdup (vectors, gst_cuda_motion_n_blocks (info) * sizeof (GcvMotionVector));
-  gst_structure_set (s,
-      "block-width", G_TYPE_INT, info->params->block_width,
-      "block-height", G_TYPE_INT, info->params->block_height,
-      "grid-width", G_TYPE_INT, gcv_motion_grid_cols (info->width, info->params),
-      "grid-height", G_TYPE_INT, gcv_motion_grid_rows (info->height, info->params),
-      "subpel", G_TYPE_INT, (gint) info->params->subpel,
-      "vector-scale", G_TYPE_INT, GCV_MOTION_Q,
-      "method", G_TYPE_STRING, info->params->method == GCV_MOTION_METHOD_MODS ? "mods" : "full",
-      "vectors", GST_TYPE_BUFFER, records, NULL);
-  gst_buffer_unref (records);
+  meta->block_width = info->params->block_width;
+  meta->block_height = info->params->block_height;
+  meta->grid_width = gcv_motion_grid_cols (info->width, info->params);
+  meta->grid_height = gcv_motion_grid_rows (info->height, info->params);
+  meta->subpel = (gint) info->params->subpel;
+  meta->vector_scale = GCV_MOTION_Q;
+  meta->method = info->params->method == GCV_MOTION_METHOD_MODS ? "mods" : "full";
 }
 
 void
@@ -154,22 +135,15 @@ void
 gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPointsInfo * info,
     const GcvVcmPoint * points, guint n_points)
 {
-  GstStructure *s = meta_replace (buffer, "points", info->has_reference, info->frame, info->width,
-      info->height);
-  GstBuffer *records;
+  GstCudaVideoMotionMeta *meta = meta_add (buffer, GST_CUDA_VIDEO_MOTION_KIND_POINTS, info->source,
+      info->has_reference, info->frame, info->pts, info->reference_pts, info->width, info->height, points,
+      n_points * sizeof (GcvVcmPoint));
 
-  if (s == NULL)
+  if (meta == NULL)
     return;
-  /* an empty buffer (no memory) for no points: it maps to size 0 */
-  records = n_points > 0 ? gst_buffer_new_memdup (points, n_points * sizeof (GcvVcmPoint))
-      : gst_buffer_new ();
-  gst_structure_set (s,
-      "n-points", G_TYPE_INT, (gint) n_points,
-      "window-size", G_TYPE_INT, info->params->window_size,
-      "template-size", G_TYPE_INT, info->params->template_size,
-      "search-size", G_TYPE_INT, info->params->search_size,
-      "vectors", GST_TYPE_BUFFER, records, NULL);
-  gst_buffer_unref (records);
+  meta->window_size = info->params->window_size;
+  meta->template_size = info->params->template_size;
+  meta->search_size = info->params->search_size;
 }
 
 void

@@ -11,8 +11,8 @@
  * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
  * Library General Public License for more details.
  */
-/* The writing side of the motion meta (gstcudamotionmeta.h is the public,
- * reading side) and the arrows (the JSON-lines export:
+/* The writing side of the motion meta (the meta itself is
+ * libgstcudavideo-1.0's: cudavideo/gstcudamotionmeta.h) and the arrows (the JSON-lines export:
  * gstcudamotionexport.h), for every element
  * that estimates motion: block grids (cudamotionest, kind "blocks") and
  * tracked points (cudavcm, kind "points"). */
@@ -21,18 +21,21 @@
 
 #include <gst/video/video.h>
 
-#include "gstcudamotionmeta.h"
+#include <gst/cudavideo/cudavideo.h>
 #include "gstcudavideofilter.h"
 #include "motionest.h"
 #include "vcm.h"
 
 G_BEGIN_DECLS
 
-/* What the meta says besides the records. */
+/* What the meta says besides the records: @source is the element's name,
+ * @pts the frame's timestamp, @reference_pts the previous frame's. */
 typedef struct
 {
+  const gchar *source;
   gboolean has_reference;
   guint64 frame;
+  GstClockTime pts, reference_pts;
   gint width, height;
   const GcvMotionParams *params;
 } GstCudaMotionFrameInfo;
@@ -40,10 +43,12 @@ typedef struct
 /* The records of a block grid: grid columns x rows. */
 guint gst_cuda_motion_n_blocks (const GstCudaMotionFrameInfo * info);
 
-/* Registers the custom meta (once; safe from any thread). */
+/* Registers the meta (once; safe from any thread), so that a process
+ * that loads the plugin recreates metas that arrive serialized. */
 void gst_cuda_motion_meta_register (void);
 
-/* Adds the meta to @buffer (writable) with a copy of the grid's records. */
+/* Adds the meta to @buffer (writable) with a copy of the grid's records,
+ * in place of one that the same element (info->source) added before. */
 void gst_cuda_motion_meta_add (GstBuffer * buffer, const GstCudaMotionFrameInfo * info,
     const GcvMotionVector * vectors);
 
@@ -55,11 +60,13 @@ void gst_cuda_motion_draw (GstVideoFrame * frame, GcvPlane * mask, const GstCuda
 /* Records for a frame without a reference: block origins, zero vectors. */
 void gst_cuda_motion_zero_vectors (const GstCudaMotionFrameInfo * info, GcvMotionVector * vectors);
 
-/* What a "points" meta says besides the records. */
+/* What a "points" meta says besides the records (as above). */
 typedef struct
 {
+  const gchar *source;
   gboolean has_reference;
   guint64 frame;
+  GstClockTime pts, reference_pts;
   gint width, height;
   const GcvVcmParams *params;
 } GstCudaMotionPointsInfo;

@@ -540,6 +540,7 @@ typedef struct
 {
   GcvVcmParams params;
   gboolean has_reference;
+  GstClockTime reference_pts;
   gboolean draw;
   gint draw_scale;
   gint n_points;
@@ -616,13 +617,17 @@ gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter)
  * buffer is mapped here if it must be drawn on). */
 static GstFlowReturn
 complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * frame, const GcvVcmParams * params,
-    gboolean has_reference, const GcvVcmPoint * points, guint n_points, gboolean draw, gint draw_scale)
+    gboolean has_reference, GstClockTime reference_pts, const GcvVcmPoint * points, guint n_points, gboolean draw,
+    gint draw_scale)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   GstCudaMotionPointsInfo info;
 
+  info.source = GST_OBJECT_NAME (self);
   info.has_reference = has_reference;
   info.frame = self->frame_number++;
+  info.pts = GST_BUFFER_PTS (buffer);
+  info.reference_pts = reference_pts;
   info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
   info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   info.params = params;
@@ -681,6 +686,8 @@ gst_cuda_video_vcm_process_device (GstCudaVideoFilter * filter, GstCudaVideoDevi
   if (!gst_cuda_video_filter_luma8_device (filter, frame, &luma, &error))
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   r->has_reference = self->has_reference;
+  r->reference_pts = self->reference_pts;
+  self->reference_pts = frame->buffer ? GST_BUFFER_PTS (frame->buffer) : GST_CLOCK_TIME_NONE;
   r->n_points = 0;
   if (!self->has_reference) {
     if (gcv_vcm_cuda_set_reference (self->cuda, &luma, stream, &err) != GCV_OK)
@@ -698,8 +705,8 @@ gst_cuda_video_vcm_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gp
 {
   VcmResults *r = results;
 
-  return complete_frame (GST_CUDA_VIDEO_VCM (filter), buffer, NULL, &r->params, r->has_reference, r->points,
-      (guint) r->n_points, r->draw, r->draw_scale);
+  return complete_frame (GST_CUDA_VIDEO_VCM (filter), buffer, NULL, &r->params, r->has_reference, r->reference_pts,
+      r->points, (guint) r->n_points, r->draw, r->draw_scale);
 }
 
 static GstFlowReturn
@@ -709,6 +716,7 @@ gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
   GcvVcmParams params;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
+  GstClockTime reference_pts;
   GcvPlane luma;
   gboolean draw;
   gint draw_scale;
@@ -720,16 +728,20 @@ gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   /* the frame was mapped for the snapshot writes_in_place took */
   draw = self->frame_draw;
+  reference_pts = self->reference_pts;
+  self->reference_pts = GST_BUFFER_PTS (frame->buffer);
   if (!self->has_reference) {
     if (gcv_vcm_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
-    return complete_frame (self, frame->buffer, frame, &params, FALSE, self->points, 0, draw, draw_scale);
+    return complete_frame (self, frame->buffer, frame, &params, FALSE, reference_pts, self->points, 0, draw,
+        draw_scale);
   }
   if (gcv_vcm_cpu_process (self->cpu, &params, &luma, self->points, &n,
           gst_cuda_video_filter_get_n_threads (filter), NULL, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Tracking the points", &err);
-  return complete_frame (self, frame->buffer, frame, &params, TRUE, self->points, (guint) n, draw, draw_scale);
+  return complete_frame (self, frame->buffer, frame, &params, TRUE, reference_pts, self->points, (guint) n, draw,
+      draw_scale);
 }
 
 static void

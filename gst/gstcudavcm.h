@@ -64,6 +64,7 @@ struct _GstCudaVideoVcm
   GString *json_line;
   guint64 frame_number;         /* frames since start, counted on arrival */
   gboolean has_reference;
+  GstClockTime reference_pts;   /* the timestamp of the reference frame */
   gboolean frame_draw;          /* draw snapshot of the frame being mapped */
   GcvVcmPoint *points;          /* room for GCV_VCM_MAX_POINTS */
   guint8 *mask;                 /* draw: frame-size GRAY8 */
