@@ -132,6 +132,11 @@ struct _GstCudaVideoFilter
  *     analysis of @frame (read only); @complete then sees the buffer.
  * @writes_in_place: whether the next @process_in_place paints on the frame
  *     (a read-only map then copies nothing).
+ * @scales_frame: the output is the whole input frame scaled to the output
+ *     size (no crop, no border): metas tagged with the frame's size (and
+ *     nothing but video, size and orientation) are rescaled by their
+ *     transform function (GstVideoMetaTransform), as videoscale does,
+ *     where other elements that change the size drop them.
  */
 struct _GstCudaVideoFilterClass
 {
@@ -153,6 +158,7 @@ struct _GstCudaVideoFilterClass
   GstFlowReturn (*process_in_place) (GstCudaVideoFilter * filter, GstVideoFrame * frame);
   GstFlowReturn (*process_device_in_place) (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * frame);
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
+  gboolean scales_frame;
 };
 
 GType gst_cuda_video_filter_get_type (void);
