@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""examples/motion_vectors.py as a user runs it: cpumotionest on the moving
+ball with --reference, which must exit 0 with one JSON line per frame whose
+count and sums equal the element's export (recomputed here from the file);
+and its comparison must report a changed sum, a missing frame and an extra
+one.  Exit 0 pass, 1 fail, 77 skip (no gi, typelib or plugin)."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import gi
+    gi.require_version("Gst", "1.0")
+    gi.require_version("GstCudaVideo", "1.0")
+    from gi.repository import Gst
+except (ImportError, ValueError) as e:
+    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
+    sys.exit(77)
+Gst.init([])
+if Gst.ElementFactory.find("cpumotionest") is None or Gst.ElementFactory.find("videotestsrc") is None:
+    print("skip: cpumotionest or videotestsrc not found (GST_PLUGIN_PATH?)")
+    sys.exit(77)
+
+source_dir = os.environ.get("GCV_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), ".."))
+example = os.path.join(source_dir, "..", "examples", "motion_vectors.py")
+FRAMES = 6
+failures = []
+reference = os.path.join(tempfile.mkdtemp(prefix="gcv-example-"), "vectors.jsonl")
+run = subprocess.run([sys.executable, example, "--element", "cpumotionest", "--frames", str(FRAMES),
+                      "--options", "search-range-x=12 search-range-y=12 subpel=quarter", "--reference", reference],
+                     capture_output=True, text=True, timeout=300)
+if run.returncode != 0:
+    failures.append(f"exit status {run.returncode}: {run.stderr.strip()}")
+lines = [json.loads(line) for line in run.stdout.splitlines()]
+with open(reference) as f:
+    exported = [json.loads(line) for line in f]
+if len(lines) != FRAMES or len(exported) != FRAMES:
+    failures.append(f"{len(lines)} lines printed, {len(exported)} exported, {FRAMES} frames")
+for mine, j in zip(lines, exported):
+    want = {"frame": j["frame"], "count": j["grid_width"] * j["grid_height"],
+            "sum_dx": sum(b[2] for b in j["blocks"]), "sum_dy": sum(b[3] for b in j["blocks"])}
+    if mine != want:
+        failures.append(f"printed {mine}, the export gives {want}")
+if not any(line["sum_dx"] or line["sum_dy"] for line in lines):
+    failures.append("no motion in any frame: the comparison proves nothing")
+
+spec = importlib.util.spec_from_file_location("motion_vectors", example)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+if lines and module.compare(lines, reference):
+    failures.append("compare() finds differences in equal lines")
+if lines:
+    changed = [dict(line) for line in lines]
+    changed[-1]["sum_dy"] += 0.25
+    for what, bad in (("a changed sum", changed), ("a missing frame", lines[:-1]),
+                      ("an extra frame", lines + [lines[-1]])):
+        if not module.compare(bad, reference):
+            failures.append(f"compare() misses {what}")
+
+if failures:
+    print("FAIL:\n  " + "\n  ".join(failures[:20]))
+    sys.exit(1)
+print(f"PASS: {FRAMES} frames printed equal to the element's export; differences are reported")
