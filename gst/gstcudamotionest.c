@@ -38,12 +38,23 @@
  *
  * The video passes through unchanged (in place, no copy) unless draw=true
  * paints an arrow per block.  Every buffer leaves with a
- * GstCudaVideoMotionMeta (public header gstcudamotionmeta.h): block and grid
- * size, and per block x, y, dx, dy in quarter pixels and the SAD; the first
+ * GstCudaVideoMotionMeta (libgstcudavideo-1.0; in Python the GstCudaVideo
+ * typelib): block and grid size, the frame's and the reference's
+ * timestamps, and per block x, y, dx, dy in quarter pixels and the SAD; the first
  * frame, and the first after a FLUSH or a caps change, has no previous
  * frame: its meta says has-reference=false and carries zero vectors.  With
  * location set, each frame's vectors are also appended to a file as one
  * JSON object per line (dx, dy in pixels there).
+ *
+ * With post-messages=true each frame posts an element message "motionest":
+ * "frame" (guint64), "has-reference" (boolean), "blocks" (guint), "moved"
+ * (guint, blocks whose vector is not (0, 0)), "mean-dx", "mean-dy" (double,
+ * pixels, over the moved blocks), the longest vector's block "largest-x",
+ * "largest-y" and its "largest-dx", "largest-dy", "largest-length"
+ * (double, pixels), the "dominant-dx", "dominant-dy" (double, pixels: the
+ * vector most moved blocks share, the camera's pan when the background
+ * dominates) and "dominant-count" (guint), all 0 when no block moved, and
+ * level's "timestamp", "stream-time", "running-time", "duration" (guint64).
  *
  * Blocks in the last column and row are clipped to the frame when the block
  * size does not divide it; a displacement is only tried when the whole
@@ -98,6 +109,7 @@ enum
   PROP_SUBPEL,
   PROP_METHOD,
   PROP_ZERO_THRESHOLD,
+  PROP_POST_MESSAGES,
   PROP_DRAW,
   PROP_LOCATION,
   PROP_DEVICES,
@@ -258,6 +270,7 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
           "A block whose best match differs by at most this much per pixel on average "
           "reports no motion (the paper's C, e.g. 4; 0 = off)",
           0.0, 255.0, DEFAULT_PROP_ZERO_THRESHOLD, rw));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "motionest");
   g_object_class_install_property (gobject_class, PROP_DRAW,
       g_param_spec_boolean ("draw", "Draw",
           "Paint an arrow per block (green) from its centre along its vector",
@@ -389,6 +402,9 @@ gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id, const G
     case PROP_ZERO_THRESHOLD:
       self->params.zero_threshold = g_value_get_double (value);
       break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
     case PROP_DRAW:
       self->draw = g_value_get_boolean (value);
       break;
@@ -447,6 +463,9 @@ gst_cuda_video_motion_est_get_property (GObject * object, guint prop_id, GValue 
       break;
     case PROP_ZERO_THRESHOLD:
       g_value_set_double (value, self->params.zero_threshold);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);
@@ -732,6 +751,8 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
     }
   }
   gst_cuda_motion_meta_add (buffer, &info, vectors);
+  if (gst_cuda_video_filter_get_post_messages (filter))
+    gst_cuda_video_filter_post_results (filter, buffer, gst_cuda_motion_summary_blocks (&info, vectors));
   if (self->json != NULL) {
     gst_cuda_motion_json_line (self->json_line, &info, GST_BUFFER_PTS (buffer), vectors);
     if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))

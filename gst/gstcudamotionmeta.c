@@ -20,6 +20,7 @@
 #include "overlay.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 G_STATIC_ASSERT (sizeof (GcvMotionVector) == sizeof (GstCudaVideoMotionVector));
@@ -162,4 +163,125 @@ gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVc
     gcv_overlay_arrow (mask, x0, y0, x1, y1);
   }
   gst_cuda_video_filter_paint_mask (frame, mask, ARROW_COLOUR);
+}
+
+/* ---- post-messages: a frame's motion in a few numbers ------------------ */
+
+/* A vector in whole quarter pixels, halves away from zero. */
+static gint32
+to_quarters (gdouble v)
+{
+  return (gint32) (v < 0 ? -floor (-v * 4 + 0.5) : floor (v * 4 + 0.5));
+}
+
+typedef struct
+{
+  gint32 dx, dy;
+} Quarters;
+
+static gint
+quarters_compare (gconstpointer a, gconstpointer b)
+{
+  const Quarters *p = a, *q = b;
+
+  if (p->dx != q->dx)
+    return p->dx < q->dx ? -1 : 1;
+  return p->dy < q->dy ? -1 : p->dy > q->dy;
+}
+
+/* Adds the records (x, y, dx, dy in pixels, @stride bytes apart, as
+ * gfloat or gint32 / 4 quarter pixels) to @s: @count_field (the records),
+ * "moved" (those whose vector rounded to a quarter pixel is not (0, 0)),
+ * their "mean-dx", "mean-dy", the "largest-*" of them (its position, vector
+ * and length; the first in record order on a tie) and the "dominant-*"
+ * vector (the one most of them share, rounded to a quarter pixel; the
+ * smaller dx, then dy, on a tie) with its "dominant-count"; pixels,
+ * 0 when nothing moved. */
+static void
+summary_set (GstStructure * s, const gchar * count_field, gconstpointer records, guint n, gsize stride,
+    gboolean quarter_ints)
+{
+  Quarters *moved = g_new (Quarters, MAX (n, 1));
+  gdouble sum_dx = 0, sum_dy = 0, best = -1, lx = 0, ly = 0, ldx = 0, ldy = 0;
+  guint i, m = 0, run = 0, best_run = 0;
+  Quarters dominant = { 0, 0 };
+
+  for (i = 0; i < n; i++) {
+    const guint8 *rec = (const guint8 *) records + i * stride;
+    gdouble x, y, dx, dy, len;
+
+    if (quarter_ints) {
+      const GcvMotionVector *v = (const GcvMotionVector *) rec;
+      x = v->x;
+      y = v->y;
+      dx = v->dx / (gdouble) GCV_MOTION_Q;
+      dy = v->dy / (gdouble) GCV_MOTION_Q;
+    } else {
+      const GcvVcmPoint *p = (const GcvVcmPoint *) rec;
+      x = p->x;
+      y = p->y;
+      dx = p->dx;
+      dy = p->dy;
+    }
+    moved[m].dx = to_quarters (dx);
+    moved[m].dy = to_quarters (dy);
+    if (moved[m].dx == 0 && moved[m].dy == 0)
+      continue;
+    m++;
+    sum_dx += dx;
+    sum_dy += dy;
+    len = sqrt (dx * dx + dy * dy);
+    if (len > best) {
+      best = len;
+      lx = x;
+      ly = y;
+      ldx = dx;
+      ldy = dy;
+    }
+  }
+  qsort (moved, m, sizeof (Quarters), quarters_compare);
+  for (i = 0; i < m; i++) {
+    run = i > 0 && quarters_compare (&moved[i], &moved[i - 1]) == 0 ? run + 1 : 1;
+    if (run > best_run) {
+      best_run = run;
+      dominant = moved[i];
+    }
+  }
+  g_free (moved);
+  gst_structure_set (s,
+      count_field, G_TYPE_UINT, n,
+      "moved", G_TYPE_UINT, m,
+      "mean-dx", G_TYPE_DOUBLE, m ? sum_dx / m : 0.0,
+      "mean-dy", G_TYPE_DOUBLE, m ? sum_dy / m : 0.0,
+      "largest-x", G_TYPE_DOUBLE, lx,
+      "largest-y", G_TYPE_DOUBLE, ly,
+      "largest-dx", G_TYPE_DOUBLE, ldx,
+      "largest-dy", G_TYPE_DOUBLE, ldy,
+      "largest-length", G_TYPE_DOUBLE, MAX (best, 0.0),
+      "dominant-dx", G_TYPE_DOUBLE, dominant.dx / 4.0,
+      "dominant-dy", G_TYPE_DOUBLE, dominant.dy / 4.0,
+      "dominant-count", G_TYPE_UINT, best_run, NULL);
+}
+
+GstStructure *
+gst_cuda_motion_summary_blocks (const GstCudaMotionFrameInfo * info, const GcvMotionVector * vectors)
+{
+  GstStructure *s = gst_structure_new ("motionest",
+      "frame", G_TYPE_UINT64, info->frame,
+      "has-reference", G_TYPE_BOOLEAN, info->has_reference, NULL);
+
+  summary_set (s, "blocks", vectors, gst_cuda_motion_n_blocks (info), sizeof (GcvMotionVector), TRUE);
+  return s;
+}
+
+GstStructure *
+gst_cuda_motion_summary_points (const GstCudaMotionPointsInfo * info, const GcvVcmPoint * points,
+    guint n_points)
+{
+  GstStructure *s = gst_structure_new ("vcm",
+      "frame", G_TYPE_UINT64, info->frame,
+      "has-reference", G_TYPE_BOOLEAN, info->has_reference, NULL);
+
+  summary_set (s, "points", points, n_points, sizeof (GcvVcmPoint), FALSE);
+  return s;
 }

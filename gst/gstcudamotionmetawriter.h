@@ -81,6 +81,14 @@ void gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPoi
 void gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVcmPoint * points,
     guint n_points, gint scale);
 
+/* post-messages: the "motionest" / "vcm" element message of a frame (its
+ * fields: the elements' documentation), without the timestamps
+ * (gst_cuda_video_filter_post_results adds them). */
+GstStructure *gst_cuda_motion_summary_blocks (const GstCudaMotionFrameInfo * info,
+    const GcvMotionVector * vectors);
+GstStructure *gst_cuda_motion_summary_points (const GstCudaMotionPointsInfo * info,
+    const GcvVcmPoint * points, guint n_points);
+
 /* ---- what the motion elements share besides the meta ---------------- */
 
 /* Their pads: formats whose plane 0 is the luma, 8-bit or P010_10LE's

@@ -57,12 +57,24 @@
  *
  * The video passes through unchanged (in place, no copy) unless draw=true
  * paints an arrow per point, from the point along draw-scale times its
- * vector.  Every buffer leaves with a GstCudaVideoMotionMeta (public
- * header gstcudamotionmeta.h) of kind "points": per point x, y, dx, dy
- * and score as 32-bit floats.  The first frame, and the first after a
+ * vector.  Every buffer leaves with a GstCudaVideoMotionMeta
+ * (libgstcudavideo-1.0; in Python the GstCudaVideo typelib) of kind
+ * "points": per point x, y, dx, dy and score as 32-bit floats.  The first frame, and the first after a
  * FLUSH or a caps change, has no previous frame: its meta says
  * has-reference=false and holds no points.  With location set, each
  * frame's points are also appended to a file as one JSON object per line.
+ *
+ * With post-messages=true each frame posts an element message "vcm":
+ * "frame" (guint64), "has-reference" (boolean), "points" (guint), "moved"
+ * (guint, the points whose vector, rounded to a quarter pixel, is not
+ * (0, 0)), "mean-dx", "mean-dy" (double, pixels, over the moved points),
+ * the longest vector's point "largest-x", "largest-y" and its
+ * "largest-dx", "largest-dy", "largest-length" (double, pixels), the
+ * "dominant-dx", "dominant-dy" (double: the vector most moved points
+ * share, rounded to a quarter pixel) and "dominant-count" (guint), all 0
+ * when no point moved, and level's "timestamp", "stream-time",
+ * "running-time", "duration" (guint64): cudamotionest's "motionest"
+ * message for points.
  *
  * Every property may change while playing; the next frame uses the new
  * values.  template-size must be odd and search-size even (other values
@@ -110,6 +122,7 @@ enum
   PROP_SUBPIXEL,
   PROP_REFINE_SIZE,
   PROP_INTEREST,
+  PROP_POST_MESSAGES,
   PROP_DRAW,
   PROP_DRAW_SCALE,
   PROP_LOCATION,
@@ -234,6 +247,7 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
           "the template's structure tensor, no points on straight edges) or edge (the paper's: "
           "Sobel magnitude / 8)",
           GST_TYPE_CUDA_VIDEO_VCM_INTEREST, DEFAULT_PROP_INTEREST, rw));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "vcm");
   g_object_class_install_property (gobject_class, PROP_TEMPLATE_SIZE,
       g_param_spec_int ("template-size", "Template size",
           "Side of the correlation template around each point, pixels (odd; at most "
@@ -387,6 +401,9 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_INTEREST:
       self->params.interest = g_value_get_enum (value);
       break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
     case PROP_REFINE_SIZE:
       v = g_value_get_int (value);
       if (v != 0 && (v % 2 == 0 || v < 3))
@@ -460,6 +477,9 @@ gst_cuda_video_vcm_get_property (GObject * object, guint prop_id, GValue * value
       break;
     case PROP_INTEREST:
       g_value_set_enum (value, self->params.interest);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);
@@ -649,6 +669,8 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
     }
   }
   gst_cuda_motion_meta_add_points (buffer, &info, points, n_points);
+  if (gst_cuda_video_filter_get_post_messages (filter))
+    gst_cuda_video_filter_post_results (filter, buffer, gst_cuda_motion_summary_points (&info, points, n_points));
   if (self->json != NULL) {
     gst_cuda_motion_json_points_line (self->json_line, &info, GST_BUFFER_PTS (buffer), points, n_points);
     if (!gst_cuda_motion_json_write (GST_ELEMENT (self), self->json, self->json_line, RECORDS))

@@ -369,6 +369,23 @@ GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, con
   "width = (int) [ 1, " G_STRINGIFY (max) " ], height = (int) [ 1, " G_STRINGIFY (max) " ], " \
   "framerate = " GST_VIDEO_FPS_RANGE
 
+/* Results on the bus, for elements whose result is more than pixels
+ * (motion vectors, edge counts, ...): a "post-messages" property (default
+ * FALSE, as level's) that the element installs with
+ * gst_cuda_video_filter_install_post_messages() and hands to
+ * gst_cuda_video_filter_set_post_messages() / _get_post_messages() in its
+ * set / get_property (atomic: safe under the object lock and from the
+ * streaming thread).  @message names the element messages (the same for
+ * the cuda and cpu twin), for the property's blurb. */
+void gst_cuda_video_filter_install_post_messages (GObjectClass * klass, guint prop_id, const gchar * message);
+void gst_cuda_video_filter_set_post_messages (GstCudaVideoFilter * filter, gboolean post);
+gboolean gst_cuda_video_filter_get_post_messages (GstCudaVideoFilter * filter);
+/* Posts @results (taken; its name is the message's) as an element message
+ * of @filter about @buffer, with level's timestamp fields added:
+ * "timestamp", "stream-time", "running-time" and "duration" (guint64
+ * nanoseconds, GST_CLOCK_TIME_NONE where unknown). */
+void gst_cuda_video_filter_post_results (GstCudaVideoFilter * filter, GstBuffer * buffer, GstStructure * results);
+
 /* The settings policy every element follows:
  *  - a setter takes any value its GParamSpec allows (enums for discrete
  *    choices); a single value the GParamSpec cannot refuse (an even window
