@@ -46,6 +46,10 @@
  * location set, each frame's vectors are also appended to a file as one
  * JSON object per line (dx, dy in pixels there).
  *
+ * From GStreamer 1.24 on the meta also crosses into other processes:
+ * through unixfdsink as it is, through cudaipcsink (which forwards custom
+ * metas only) with ipc-meta=true, the reader unpacking it.
+ *
  * With post-messages=true each frame posts an element message "motionest":
  * "frame" (guint64), "has-reference" (boolean), "blocks" (guint), "moved"
  * (guint, blocks whose vector is not (0, 0)), "mean-dx", "mean-dy" (double,
@@ -110,6 +114,7 @@ enum
   PROP_METHOD,
   PROP_ZERO_THRESHOLD,
   PROP_POST_MESSAGES,
+  PROP_IPC_META,
   PROP_DRAW,
   PROP_LOCATION,
   PROP_DEVICES,
@@ -271,6 +276,7 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
           "reports no motion (the paper's C, e.g. 4; 0 = off)",
           0.0, 255.0, DEFAULT_PROP_ZERO_THRESHOLD, rw));
   gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "motionest");
+  g_object_class_install_property (gobject_class, PROP_IPC_META, gst_cuda_motion_ipc_meta_pspec ());
   g_object_class_install_property (gobject_class, PROP_DRAW,
       g_param_spec_boolean ("draw", "Draw",
           "Paint an arrow per block (green) from its centre along its vector",
@@ -317,6 +323,7 @@ gst_cuda_video_motion_est_init (GstCudaVideoMotionEst * self)
   self->params.method = DEFAULT_PROP_METHOD;
   self->params.zero_threshold = DEFAULT_PROP_ZERO_THRESHOLD;
   self->draw = DEFAULT_PROP_DRAW;
+  self->ipc_meta = DEFAULT_PROP_IPC_META;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
   self->devices = g_strdup (DEFAULT_PROP_DEVICES);
   self->split = DEFAULT_PROP_SPLIT;
@@ -405,6 +412,11 @@ gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id, const G
     case PROP_POST_MESSAGES:
       gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
       break;
+    case PROP_IPC_META:
+      if (g_value_get_boolean (value) && (refused = gst_cuda_motion_ipc_meta_unsupported ()) != NULL)
+        break;
+      self->ipc_meta = g_value_get_boolean (value);
+      break;
     case PROP_DRAW:
       self->draw = g_value_get_boolean (value);
       break;
@@ -466,6 +478,9 @@ gst_cuda_video_motion_est_get_property (GObject * object, guint prop_id, GValue 
       break;
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
+      break;
+    case PROP_IPC_META:
+      g_value_set_boolean (value, self->ipc_meta);
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);
@@ -724,6 +739,9 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
   GstCudaMotionFrameInfo info;
 
   info.source = GST_OBJECT_NAME (self);
+  GST_OBJECT_LOCK (self);
+  info.pack = self->ipc_meta;
+  GST_OBJECT_UNLOCK (self);
   info.has_reference = has_reference;
   info.frame = number;
   info.pts = GST_BUFFER_PTS (buffer);

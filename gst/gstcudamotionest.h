@@ -60,6 +60,7 @@ struct _GstCudaVideoMotionEst
   /* properties, under the object lock */
   GcvMotionParams params;
   gboolean draw;
+  gboolean ipc_meta;
   gchar *location;
   gchar *devices;               /* as set; "" = the element's device */
   GstCudaVideoMotionSplit split;

@@ -38,7 +38,8 @@ gst_cuda_motion_meta_register (void)
 }
 
 /* The buffer's new motion meta with a copy of @size bytes of records at
- * @records, its frame fields set; NULL when it could not be added. */
+ * @records, its frame fields set; NULL when it could not be added.  The
+ * caller packs it (ipc-meta) once its other fields are set. */
 static GstCudaVideoMotionMeta *
 meta_add (GstBuffer * buffer, GstCudaVideoMotionKind kind, const gchar * source, gboolean has_reference,
     guint64 frame, GstClockTime pts, GstClockTime reference_pts, gint width, gint height,
@@ -108,6 +109,8 @@ gst_cuda_motion_meta_add (GstBuffer * buffer, const GstCudaMotionFrameInfo * inf
   meta->subpel = (gint) info->params->subpel;
   meta->vector_scale = GCV_MOTION_Q;
   meta->method = info->params->method == GCV_MOTION_METHOD_MODS ? "mods" : "full";
+  if (info->pack)
+    gst_cuda_video_motion_meta_pack (meta, buffer);
 }
 
 void
@@ -145,6 +148,8 @@ gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPointsIn
   meta->window_size = info->params->window_size;
   meta->template_size = info->params->template_size;
   meta->search_size = info->params->search_size;
+  if (info->pack)
+    gst_cuda_video_motion_meta_pack (meta, buffer);
 }
 
 void
@@ -163,6 +168,26 @@ gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVc
     gcv_overlay_arrow (mask, x0, y0, x1, y1);
   }
   gst_cuda_video_filter_paint_mask (frame, mask, ARROW_COLOUR);
+}
+
+GParamSpec *
+gst_cuda_motion_ipc_meta_pspec (void)
+{
+  return g_param_spec_boolean ("ipc-meta", "IPC meta",
+      "Also attach the results packed as a GstCustomMeta, the only kind of meta cudaipcsink forwards to "
+      "other processes (GStreamer 1.24+; unixfdsink needs nothing): the reader unpacks them with "
+      "gst_buffer_unpack_cuda_video_motion_metas (GstCudaVideo typelib)", DEFAULT_PROP_IPC_META,
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+}
+
+const gchar *
+gst_cuda_motion_ipc_meta_unsupported (void)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  return NULL;
+#else
+  return "metas serialize only when the plugin is built against GStreamer 1.24 or later";
+#endif
 }
 
 /* ---- post-messages: a frame's motion in a few numbers ------------------ */

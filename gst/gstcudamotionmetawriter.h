@@ -29,10 +29,12 @@
 G_BEGIN_DECLS
 
 /* What the meta says besides the records: @source is the element's name,
- * @pts the frame's timestamp, @reference_pts the previous frame's. */
+ * @pts the frame's timestamp, @reference_pts the previous frame's; @pack:
+ * the meta is also packed for cudaipcsink (ipc-meta). */
 typedef struct
 {
   const gchar *source;
+  gboolean pack;
   gboolean has_reference;
   guint64 frame;
   GstClockTime pts, reference_pts;
@@ -64,6 +66,7 @@ void gst_cuda_motion_zero_vectors (const GstCudaMotionFrameInfo * info, GcvMotio
 typedef struct
 {
   const gchar *source;
+  gboolean pack;
   gboolean has_reference;
   guint64 frame;
   GstClockTime pts, reference_pts;
@@ -80,6 +83,15 @@ void gst_cuda_motion_meta_add_points (GstBuffer * buffer, const GstCudaMotionPoi
  * @frame. */
 void gst_cuda_motion_draw_points (GstVideoFrame * frame, GcvPlane * mask, const GcvVcmPoint * points,
     guint n_points, gint scale);
+
+/* ipc-meta, a property of both motion elements: also attach the meta
+ * packed into a GstCustomMeta, which cudaipcsink forwards
+ * (gst_cuda_video_motion_meta_pack). */
+#define DEFAULT_PROP_IPC_META FALSE
+GParamSpec *gst_cuda_motion_ipc_meta_pspec (void);
+/* NULL where this build can pack metas (built against GStreamer 1.24 or
+ * later), else why not: for the setter's refusal of ipc-meta=true. */
+const gchar *gst_cuda_motion_ipc_meta_unsupported (void);
 
 /* post-messages: the "motionest" / "vcm" element message of a frame (its
  * fields: the elements' documentation), without the timestamps

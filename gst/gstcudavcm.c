@@ -64,6 +64,10 @@
  * has-reference=false and holds no points.  With location set, each
  * frame's points are also appended to a file as one JSON object per line.
  *
+ * From GStreamer 1.24 on the meta also crosses into other processes:
+ * through unixfdsink as it is, through cudaipcsink (which forwards custom
+ * metas only) with ipc-meta=true, the reader unpacking it.
+ *
  * With post-messages=true each frame posts an element message "vcm":
  * "frame" (guint64), "has-reference" (boolean), "points" (guint), "moved"
  * (guint, the points whose vector, rounded to a quarter pixel, is not
@@ -123,6 +127,7 @@ enum
   PROP_REFINE_SIZE,
   PROP_INTEREST,
   PROP_POST_MESSAGES,
+  PROP_IPC_META,
   PROP_DRAW,
   PROP_DRAW_SCALE,
   PROP_LOCATION,
@@ -248,6 +253,7 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
           "Sobel magnitude / 8)",
           GST_TYPE_CUDA_VIDEO_VCM_INTEREST, DEFAULT_PROP_INTEREST, rw));
   gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "vcm");
+  g_object_class_install_property (gobject_class, PROP_IPC_META, gst_cuda_motion_ipc_meta_pspec ());
   g_object_class_install_property (gobject_class, PROP_TEMPLATE_SIZE,
       g_param_spec_int ("template-size", "Template size",
           "Side of the correlation template around each point, pixels (odd; at most "
@@ -324,6 +330,7 @@ gst_cuda_video_vcm_init (GstCudaVideoVcm * self)
 {
   gcv_vcm_params_init (&self->params);
   self->draw = DEFAULT_PROP_DRAW;
+  self->ipc_meta = DEFAULT_PROP_IPC_META;
   self->draw_scale = DEFAULT_PROP_DRAW_SCALE;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
   self->json_line = g_string_new (NULL);
@@ -404,6 +411,11 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
     case PROP_POST_MESSAGES:
       gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
       break;
+    case PROP_IPC_META:
+      if (g_value_get_boolean (value) && (refused = gst_cuda_motion_ipc_meta_unsupported ()) != NULL)
+        break;
+      self->ipc_meta = g_value_get_boolean (value);
+      break;
     case PROP_REFINE_SIZE:
       v = g_value_get_int (value);
       if (v != 0 && (v % 2 == 0 || v < 3))
@@ -480,6 +492,9 @@ gst_cuda_video_vcm_get_property (GObject * object, guint prop_id, GValue * value
       break;
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
+      break;
+    case PROP_IPC_META:
+      g_value_set_boolean (value, self->ipc_meta);
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);
@@ -644,6 +659,9 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
   GstCudaMotionPointsInfo info;
 
   info.source = GST_OBJECT_NAME (self);
+  GST_OBJECT_LOCK (self);
+  info.pack = self->ipc_meta;
+  GST_OBJECT_UNLOCK (self);
   info.has_reference = has_reference;
   info.frame = self->frame_number++;
   info.pts = GST_BUFFER_PTS (buffer);

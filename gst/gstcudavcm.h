@@ -56,6 +56,7 @@ struct _GstCudaVideoVcm
   /* properties, under the object lock */
   GcvVcmParams params;
   gboolean draw;
+  gboolean ipc_meta;
   gint draw_scale;
   gchar *location;
 

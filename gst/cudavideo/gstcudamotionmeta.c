@@ -382,12 +382,32 @@ motion_meta_deserialize (const GstMetaInfo * info, GstBuffer * buffer, const gui
 }
 #endif
 
+#if GST_CHECK_VERSION(1, 24, 0)
+/* The meta packed into a GstCustomMeta: cudaipcsink (1.24 to 1.28 at
+ * least) forwards custom metas only.  Its structure's "data" holds
+ * gst_meta_serialize()'s bytes.  Tagged as the meta, so that what would
+ * drop or rescale the meta drops it. */
+#define PACKED_META_NAME "GstCudaVideoMotionMetaPacked"
+
+static void
+register_packed_meta (void)
+{
+  static const gchar *tags[] = { GST_META_TAG_VIDEO_STR, GST_META_TAG_VIDEO_SIZE_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, NULL
+  };
+
+  gst_meta_register_custom (PACKED_META_NAME, tags, NULL, NULL, NULL);
+}
+#endif
+
 /**
  * gst_cuda_video_motion_meta_get_info:
  *
- * Registers the meta (once) and returns its #GstMetaInfo.  An application
- * that receives buffers from another process (unixfdsrc, cudaipcsrc) calls
- * it before the first buffer arrives, so that the meta is recreated there.
+ * Registers the meta (once; and, from GStreamer 1.24 on, its packed form,
+ * gst_cuda_video_motion_meta_pack()) and returns its #GstMetaInfo.  An
+ * application that receives buffers from another process (unixfdsrc,
+ * cudaipcsrc) calls it before the first buffer arrives, so that the metas
+ * are recreated there.
  *
  * Returns: (transfer none): the #GstMetaInfo of #GstCudaVideoMotionMeta
  */
@@ -407,6 +427,7 @@ gst_cuda_video_motion_meta_get_info (void)
     info->serialize_func = motion_meta_serialize;
     info->deserialize_func = motion_meta_deserialize;
     mi = gst_meta_info_register (info);
+    register_packed_meta ();
 #else
     mi = gst_meta_register (GST_CUDA_VIDEO_MOTION_META_API_TYPE, "GstCudaVideoMotionMeta",
         sizeof (GstCudaVideoMotionMeta), motion_meta_init, motion_meta_free, motion_meta_transform);
@@ -605,4 +626,92 @@ gst_cuda_video_motion_meta_get_records_buffer (GstCudaVideoMotionMeta * meta)
   /* the records are shared with every copy of the meta */
   GST_MINI_OBJECT_FLAG_SET (gst_buffer_peek_memory (buffer, 0), GST_MEMORY_FLAG_READONLY);
   return buffer;
+}
+
+/**
+ * gst_cuda_video_motion_meta_pack:
+ * @meta: a #GstCudaVideoMotionMeta
+ * @buffer: (transfer none): a writable buffer (the one of @meta, or another)
+ *
+ * Adds to @buffer a copy of @meta packed into a #GstCustomMeta (its
+ * serialized bytes), for the way into other processes through elements
+ * that forward custom metas only: GStreamer's cudaipcsink (1.24 to at
+ * least 1.28).  unixfdsink carries the meta itself.  The receiving side
+ * turns it back with gst_buffer_unpack_cuda_video_motion_metas().
+ * cudamotionest and cudavcm do it themselves with ipc-meta=true.
+ *
+ * Returns: %TRUE when packed; %FALSE where metas do not serialize (built
+ * against GStreamer older than 1.24)
+ */
+gboolean
+gst_cuda_video_motion_meta_pack (GstCudaVideoMotionMeta * meta, GstBuffer * buffer)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  GByteArray *data;
+  GstCustomMeta *packed;
+  GstBuffer *bytes;
+  guint len;
+
+  g_return_val_if_fail (meta != NULL && GST_IS_BUFFER (buffer), FALSE);
+
+  gst_cuda_video_motion_meta_get_info ();
+  data = g_byte_array_new ();
+  if (!gst_meta_serialize_simple ((GstMeta *) meta, data)
+      || (packed = gst_buffer_add_custom_meta (buffer, PACKED_META_NAME)) == NULL) {
+    g_byte_array_unref (data);
+    return FALSE;
+  }
+  len = data->len;
+  bytes = gst_buffer_new_wrapped (g_byte_array_free (data, FALSE), len);
+  gst_structure_set (gst_custom_meta_get_structure (packed), "data", GST_TYPE_BUFFER, bytes, NULL);
+  gst_buffer_unref (bytes);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/**
+ * gst_buffer_unpack_cuda_video_motion_metas:
+ * @buffer: a writable buffer
+ *
+ * Turns the packed metas of @buffer (gst_cuda_video_motion_meta_pack(),
+ * after cudaipcsrc) back into #GstCudaVideoMotionMeta, in place of a meta
+ * of the same kind and source, and removes them.  A packed meta that does
+ * not unpack (corrupt, or of a newer format) is removed without a meta.
+ * In Python, on a buffer from appsink: `buf = sample.get_buffer().copy()`
+ * (a cheap copy that is writable) first.
+ *
+ * Returns: how many metas were unpacked
+ */
+guint
+gst_buffer_unpack_cuda_video_motion_metas (GstBuffer * buffer)
+{
+  guint n = 0;
+#if GST_CHECK_VERSION(1, 24, 0)
+  GstCustomMeta *packed;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer) && gst_buffer_is_writable (buffer), 0);
+
+  gst_cuda_video_motion_meta_get_info ();
+  while ((packed = gst_buffer_get_custom_meta (buffer, PACKED_META_NAME)) != NULL) {
+    const GValue *value = gst_structure_get_value (gst_custom_meta_get_structure (packed), "data");
+    GstBuffer *bytes = value && GST_VALUE_HOLDS_BUFFER (value) ? gst_buffer_ref (gst_value_get_buffer (value)) : NULL;
+    GstMapInfo map;
+    guint32 consumed = 0;
+
+    /* removed first: the data is held by our reference */
+    if (!gst_buffer_remove_meta (buffer, (GstMeta *) packed)) {
+      gst_clear_buffer (&bytes);
+      break;
+    }
+    if (bytes && gst_buffer_map (bytes, &map, GST_MAP_READ)) {
+      GstMeta *meta = gst_meta_deserialize (buffer, map.data, map.size, &consumed);
+      n += meta != NULL && meta->info->api == GST_CUDA_VIDEO_MOTION_META_API_TYPE;
+      gst_buffer_unmap (bytes, &map);
+    }
+    gst_clear_buffer (&bytes);
+  }
+#endif
+  return n;
 }

@@ -211,6 +211,12 @@ GBytes *gst_cuda_video_motion_meta_get_records (GstCudaVideoMotionMeta * meta);
 GST_CUDA_VIDEO_API
 GstBuffer *gst_cuda_video_motion_meta_get_records_buffer (GstCudaVideoMotionMeta * meta);
 
+GST_CUDA_VIDEO_API
+gboolean gst_cuda_video_motion_meta_pack (GstCudaVideoMotionMeta * meta, GstBuffer * buffer);
+
+GST_CUDA_VIDEO_API
+guint gst_buffer_unpack_cuda_video_motion_metas (GstBuffer * buffer);
+
 G_END_DECLS
 
 #endif /* __GST_CUDA_VIDEO_MOTION_META_H__ */

@@ -3,7 +3,8 @@
  * fields and as a buffer, what copies keep, what scales rescale (its
  * transform function directly and through videoconvert, videoscale,
  * videoflip and videocrop), and, on GStreamer >= 1.24, serialization
- * there and back, with truncated and corrupted data refused.
+ * there and back, with truncated and corrupted data refused, and the
+ * packed form that cudaipcsink forwards.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -364,6 +365,71 @@ GST_START_TEST (test_serialize)
 }
 
 GST_END_TEST;
+
+/* Packed into custom metas (what cudaipcsink forwards), the custom metas
+ * serialized and deserialized onto another buffer (what cudaipcsink and
+ * cudaipcsrc do), unpacked there: the same metas, and no packed one left. */
+GST_START_TEST (test_pack)
+{
+  GstBuffer *buf = buffer_with_metas (), *other = gst_buffer_new ();
+  GList *metas = gst_buffer_get_cuda_video_motion_metas (buf), *l;
+  gpointer state = NULL;
+  GstMeta *m;
+  guint n_custom = 0;
+
+  for (l = metas; l; l = l->next)
+    fail_unless (gst_cuda_video_motion_meta_pack (l->data, buf));
+  while ((m = gst_buffer_iterate_meta (buf, &state)) != NULL) {
+    GByteArray *data;
+    guint32 consumed = 0;
+    if (!gst_meta_info_is_custom (m->info))
+      continue;
+    data = g_byte_array_new ();
+    fail_unless (gst_meta_serialize_simple (m, data));
+    fail_unless (gst_meta_deserialize (other, data->data, data->len, &consumed) != NULL && consumed == data->len);
+    g_byte_array_unref (data);
+    n_custom++;
+  }
+  fail_unless_equals_int (n_custom, 2);
+  fail_unless (gst_buffer_get_cuda_video_motion_metas (other) == NULL);
+  fail_unless_equals_int (gst_buffer_unpack_cuda_video_motion_metas (other), 2);
+  for (l = metas; l; l = l->next) {
+    GstCudaVideoMotionMeta *a = l->data, *b = gst_buffer_get_cuda_video_motion_meta (other, a->kind);
+    fail_unless (b != NULL);
+    assert_meta_equal (a, b, "packed and unpacked");
+  }
+  /* nothing packed is left; a second unpack finds nothing */
+  state = NULL;
+  while ((m = gst_buffer_iterate_meta (other, &state)) != NULL)
+    fail_if (gst_meta_info_is_custom (m->info), "a packed meta is left");
+  fail_unless_equals_int (gst_buffer_unpack_cuda_video_motion_metas (other), 0);
+  /* unpacked where the metas are: each replaces its own */
+  fail_unless_equals_int (gst_buffer_unpack_cuda_video_motion_metas (buf), 2);
+  {
+    GList *again = gst_buffer_get_cuda_video_motion_metas (buf);
+    fail_unless_equals_int (g_list_length (again), 2);
+    g_list_free (again);
+  }
+  g_list_free (metas);
+  gst_buffer_unref (other);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+#endif
+
+#if !GST_CHECK_VERSION(1, 24, 0)
+GST_START_TEST (test_pack_unsupported)
+{
+  GstBuffer *buf = buffer_with_metas ();
+
+  fail_if (gst_cuda_video_motion_meta_pack (gst_buffer_get_cuda_video_motion_meta (buf,
+              GST_CUDA_VIDEO_MOTION_KIND_BLOCKS), buf));
+  fail_unless_equals_int (gst_buffer_unpack_cuda_video_motion_metas (buf), 0);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
 #endif
 
 static Suite *
@@ -379,6 +445,10 @@ motionmeta_suite (void)
   tcase_add_test (tc, test_through_elements);
 #if GST_CHECK_VERSION(1, 24, 0)
   tcase_add_test (tc, test_serialize);
+  tcase_add_test (tc, test_pack);
+#else
+  /* no serialization before 1.24: packing says so */
+  tcase_add_test (tc, test_pack_unsupported);
 #endif
   return s;
 }
