@@ -155,42 +155,37 @@ copy_fields (GstCudaVideoMotionMeta * dst, const GstCudaVideoMotionMeta * src)
   dst->records = records;
 }
 
-/* Block records rescaled by @sx, @sy: positions to the nearest pixel,
- * vectors to the nearest unit of vector_scale (halves away from zero). */
+/* The records of @meta rescaled by @sx, @sy: block positions to the
+ * nearest pixel and block vectors to the nearest unit of vector_scale
+ * (halves away from zero), points exactly (to the nearest float). */
 static GBytes *
-scale_vectors (const GstCudaVideoMotionMeta * meta, gdouble sx, gdouble sy)
+scale_records (const GstCudaVideoMotionMeta * meta, gdouble sx, gdouble sy)
 {
   gsize size;
-  const GstCudaVideoMotionVector *in = g_bytes_get_data (meta->records, &size);
+  gconstpointer in = g_bytes_get_data (meta->records, &size);
   guint n = size / RECORD_SIZE, i;
-  GstCudaVideoMotionVector *out = g_new (GstCudaVideoMotionVector, MAX (n, 1));
+  gpointer out = g_malloc (MAX (size, 1));
 
   for (i = 0; i < n; i++) {
-    out[i].x = (gint32) lround (in[i].x * sx);
-    out[i].y = (gint32) lround (in[i].y * sy);
-    out[i].dx = (gint32) lround (in[i].dx * sx);
-    out[i].dy = (gint32) lround (in[i].dy * sy);
-    out[i].sad = in[i].sad;
+    if (meta->kind == GST_CUDA_VIDEO_MOTION_KIND_BLOCKS) {
+      const GstCudaVideoMotionVector *v = (const GstCudaVideoMotionVector *) in + i;
+      GstCudaVideoMotionVector *o = (GstCudaVideoMotionVector *) out + i;
+      o->x = (gint32) lround (v->x * sx);
+      o->y = (gint32) lround (v->y * sy);
+      o->dx = (gint32) lround (v->dx * sx);
+      o->dy = (gint32) lround (v->dy * sy);
+      o->sad = v->sad;
+    } else {
+      const GstCudaVideoMotionPoint *p = (const GstCudaVideoMotionPoint *) in + i;
+      GstCudaVideoMotionPoint *o = (GstCudaVideoMotionPoint *) out + i;
+      o->x = (gfloat) (p->x * sx);
+      o->y = (gfloat) (p->y * sy);
+      o->dx = (gfloat) (p->dx * sx);
+      o->dy = (gfloat) (p->dy * sy);
+      o->score = p->score;
+    }
   }
-  return g_bytes_new_take (out, (gsize) n * RECORD_SIZE);
-}
-
-static GBytes *
-scale_points (const GstCudaVideoMotionMeta * meta, gdouble sx, gdouble sy)
-{
-  gsize size;
-  const GstCudaVideoMotionPoint *in = g_bytes_get_data (meta->records, &size);
-  guint n = size / RECORD_SIZE, i;
-  GstCudaVideoMotionPoint *out = g_new (GstCudaVideoMotionPoint, MAX (n, 1));
-
-  for (i = 0; i < n; i++) {
-    out[i].x = (gfloat) (in[i].x * sx);
-    out[i].y = (gfloat) (in[i].y * sy);
-    out[i].dx = (gfloat) (in[i].dx * sx);
-    out[i].dy = (gfloat) (in[i].dy * sy);
-    out[i].score = in[i].score;
-  }
-  return g_bytes_new_take (out, (gsize) n * RECORD_SIZE);
+  return g_bytes_new_take (out, size);
 }
 
 static gboolean
@@ -220,8 +215,7 @@ motion_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer, GQu
     } else {
       sx = (gdouble) width / src->width;
       sy = (gdouble) height / src->height;
-      records = src->kind == GST_CUDA_VIDEO_MOTION_KIND_BLOCKS ? scale_vectors (src, sx, sy)
-          : scale_points (src, sx, sy);
+      records = scale_records (src, sx, sy);
     }
   } else {
     /* anything else may change the geometry in ways we cannot follow */
@@ -549,16 +543,23 @@ gst_buffer_add_cuda_video_motion_meta (GstBuffer * buffer, GstCudaVideoMotionKin
  * Returns: (transfer none) (array length=n_vectors) (nullable): the
  * records; %NULL (and 0) for a points meta
  */
+/* The records of @meta when it is of @kind (and has some), else NULL, 0. */
+static gconstpointer
+records_of_kind (GstCudaVideoMotionMeta * meta, GstCudaVideoMotionKind kind, guint * n)
+{
+  *n = 0;
+  if (meta->kind != kind || meta->n_records == 0)
+    return NULL;
+  *n = meta->n_records;
+  return g_bytes_get_data (meta->records, NULL);
+}
+
 const GstCudaVideoMotionVector *
 gst_cuda_video_motion_meta_get_vectors (GstCudaVideoMotionMeta * meta, guint * n_vectors)
 {
   g_return_val_if_fail (meta != NULL && n_vectors != NULL, NULL);
 
-  *n_vectors = 0;
-  if (meta->kind != GST_CUDA_VIDEO_MOTION_KIND_BLOCKS || meta->n_records == 0)
-    return NULL;
-  *n_vectors = meta->n_records;
-  return g_bytes_get_data (meta->records, NULL);
+  return records_of_kind (meta, GST_CUDA_VIDEO_MOTION_KIND_BLOCKS, n_vectors);
 }
 
 /**
@@ -577,11 +578,7 @@ gst_cuda_video_motion_meta_get_points (GstCudaVideoMotionMeta * meta, guint * n_
 {
   g_return_val_if_fail (meta != NULL && n_points != NULL, NULL);
 
-  *n_points = 0;
-  if (meta->kind != GST_CUDA_VIDEO_MOTION_KIND_POINTS || meta->n_records == 0)
-    return NULL;
-  *n_points = meta->n_records;
-  return g_bytes_get_data (meta->records, NULL);
+  return records_of_kind (meta, GST_CUDA_VIDEO_MOTION_KIND_POINTS, n_points);
 }
 
 /**

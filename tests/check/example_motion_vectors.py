@@ -11,23 +11,14 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    gi.require_version("GstCudaVideo", "1.0")
-    from gi.repository import Gst
-except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
-    sys.exit(77)
-Gst.init([])
-if Gst.ElementFactory.find("cpumotionest") is None or Gst.ElementFactory.find("videotestsrc") is None:
-    print("skip: cpumotionest or videotestsrc not found (GST_PLUGIN_PATH?)")
-    sys.exit(77)
+from gcv_gi import Failures, gst_and_typelib, require_elements, source_dir
 
-source_dir = os.environ.get("GCV_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), ".."))
-example = os.path.join(source_dir, "..", "examples", "motion_vectors.py")
+Gst, _ = gst_and_typelib()
+require_elements(Gst, "cpumotionest", "videotestsrc")
+
+example = os.path.join(source_dir(), "examples", "motion_vectors.py")
 FRAMES = 6
-failures = []
+failures = Failures()
 reference = os.path.join(tempfile.mkdtemp(prefix="gcv-example-"), "vectors.jsonl")
 run = subprocess.run([sys.executable, example, "--element", "cpumotionest", "--frames", str(FRAMES),
                       "--options", "search-range-x=12 search-range-y=12 subpel=quarter", "--reference", reference],
@@ -60,7 +51,4 @@ if lines:
         if not module.compare(bad, reference):
             failures.append(f"compare() misses {what}")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures[:20]))
-    sys.exit(1)
-print(f"PASS: {FRAMES} frames printed equal to the element's export; differences are reported")
+failures.exit(f"{FRAMES} frames printed equal to the element's export; differences are reported")

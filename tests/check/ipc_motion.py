@@ -19,38 +19,22 @@ Exit 0 pass, 1 fail, 77 skip (no gi / typelib / plugin, no unixfd or
 cudaipc elements: GStreamer older than 1.24, or no GPU for --cuda)."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-cuda = "--cuda" in sys.argv[1:]
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    gi.require_version("GstCudaVideo", "1.0")
-    from gi.repository import Gst, GstCudaVideo
-except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
-    sys.exit(77)
+from gcv_gi import Failures, gst_and_typelib, launch_env, require_elements, skip
 
-Gst.init([])
+cuda = "--cuda" in sys.argv[1:]
+Gst, GstCudaVideo = gst_and_typelib()
 # before the first buffer: the metas are recreated here only once registered
 GstCudaVideo.MotionMeta.get_info()
-need = ["cudaupload", "cudaipcsink", "cudaipcsrc", "cudamotionest", "cudavcm"] if cuda else \
-    ["unixfdsink", "unixfdsrc", "cpumotionest", "cpuvcm"]
-missing = [f for f in need + ["videotestsrc", "appsink"] if Gst.ElementFactory.find(f) is None]
-if missing:
-    print(f"skip: no {', '.join(missing)} (unixfd and cudaipc need GStreamer >= 1.24; GST_PLUGIN_PATH?)")
-    sys.exit(77)
-launch = shutil.which("gst-launch-1.0")
-if launch is None:
-    print("skip: no gst-launch-1.0")
-    sys.exit(77)
-env = dict(os.environ)
-if "GST_PLUGIN_PATH_1_0" in env and "GST_PLUGIN_PATH" not in env:
-    env["GST_PLUGIN_PATH"] = env["GST_PLUGIN_PATH_1_0"]
+require_elements(Gst, "videotestsrc", "appsink", *(["cudaupload", "cudaipcsink", "cudaipcsrc", "cudamotionest",
+                                                   "cudavcm"] if cuda else ["unixfdsink", "unixfdsrc", "cpumotionest",
+                                                                           "cpuvcm"]),
+                 why="unixfd and cudaipc need GStreamer >= 1.24; GST_PLUGIN_PATH?")
+launch, env = launch_env()
 
 FRAMES = 12
 tmp = tempfile.mkdtemp(prefix="gcv-ipc-")
@@ -75,8 +59,7 @@ if not os.path.exists(socket):
     out, err = proc.communicate(timeout=30) if proc.poll() is not None else ("", "")
     proc.kill()
     if cuda and ("no usable" in err.lower() or "cuda" in err.lower()):
-        print("skip: the producer found no usable GPU:", err.strip()[-300:])
-        sys.exit(77)
+        skip("the producer found no usable GPU: " + err.strip()[-300:])
     print(f"FAIL: the producer made no socket (exit {proc.poll()}): {err.strip()[-500:]}")
     sys.exit(1)
 
@@ -101,7 +84,7 @@ try:
 except subprocess.TimeoutExpired:
     proc.kill()
     out, err = proc.communicate()
-failures = []
+failures = Failures()
 if msg is not None:
     failures.append("consumer error: " + msg.parse_error()[0].message)
 if proc.returncode != 0:
@@ -142,8 +125,5 @@ moved = sum(1 for _, m in received if BLOCKS in m and any(v.dx or v.dy for v in 
 if received and moved == 0:
     failures.append("no frame with motion: the comparison proves little")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures[:20]))
-    sys.exit(1)
-print(f"PASS: {len(received)} frames from another process ({'cudaipc' if cuda else 'unixfd'}), "
-      f"vectors and points equal to the producer's exports ({moved} frames with motion)")
+failures.exit(f"{len(received)} frames from another process ({'cudaipc' if cuda else 'unixfd'}), "
+              f"vectors and points equal to the producer's exports ({moved} frames with motion)")

@@ -7,9 +7,9 @@ names.  The values themselves are checked by elements-messages.
 Exit 0 pass, 1 fail, 77 skip (no gst-launch-1.0 or no plugin)."""
 import os
 import re
-import shutil
 import subprocess
-import sys
+
+from gcv_gi import Failures, launch_env, skip, source_dir
 
 LEVEL = {"timestamp": "guint64", "stream-time": "guint64", "running-time": "guint64", "duration": "guint64"}
 MOTION = {"frame": "guint64", "has-reference": "boolean", "moved": "uint", "mean-dx": "double",
@@ -36,22 +36,14 @@ CASES = [
      "! cpudibr layout=side-by-side post-messages=true ! fakesink"),
 ]
 
-launch = shutil.which("gst-launch-1.0")
-if launch is None:
-    print("skip: no gst-launch-1.0 (Debian: gstreamer1.0-tools)")
-    sys.exit(77)
-env = dict(os.environ)
-if "GST_PLUGIN_PATH_1_0" in env and "GST_PLUGIN_PATH" not in env:
-    env["GST_PLUGIN_PATH"] = env["GST_PLUGIN_PATH_1_0"]
-source_dir = os.path.join(os.environ.get("GCV_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), "..")), "..")
+launch, env = launch_env()
 probe = subprocess.run([launch, "-q", "fakesrc", "num-buffers=0", "!", "cpucanny", "!", "fakesink"],
                        capture_output=True, text=True, env=env, timeout=120)
 if "no element" in probe.stderr:
-    print("skip: the plugin was not found (GST_PLUGIN_PATH?)")
-    sys.exit(77)
+    skip("the plugin was not found (GST_PLUGIN_PATH?)")
 
 FIELD = re.compile(r"([a-z][a-z0-9-]*)=\(([a-z0-9]+)\)")
-failures = []
+failures = Failures()
 for name, source, fields, pipeline in CASES:
     run = subprocess.run([launch, "-m"] + pipeline.split(), capture_output=True, text=True, env=env, timeout=300)
     if run.returncode != 0:
@@ -66,7 +58,7 @@ for name, source, fields, pipeline in CASES:
         if got != want:
             failures.append(f"{name}: fields {sorted(got.items())}, documented {sorted(want.items())}")
             break
-    with open(os.path.join(source_dir, "gst", source)) as f:
+    with open(os.path.join(source_dir(), "gst", source)) as f:
         text = f.read()
     doc = text[text.index("SECTION:element-"):].split("*/", 1)[0]
     doc = " ".join(doc.replace("*", " ").split())
@@ -74,7 +66,4 @@ for name, source, fields, pipeline in CASES:
     if missing:
         failures.append(f"{name}: the documentation of {source} does not name {', '.join(missing)}")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures[:20]))
-    sys.exit(1)
-print(f"PASS: gst-launch-1.0 -m prints the documented messages of {len(CASES)} elements")
+failures.exit(f"gst-launch-1.0 -m prints the documented messages of {len(CASES)} elements")

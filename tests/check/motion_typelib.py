@@ -19,38 +19,19 @@ import json
 import math
 import os
 import struct
-import sys
 import tempfile
 
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    gi.require_version("GstCudaVideo", "1.0")
-    from gi.repository import Gst, GstCudaVideo
-except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
-    sys.exit(77)
+from gcv_gi import Failures, gst_and_typelib, require_elements
 
-Gst.init([])
-for factory in ("cpumotionest", "cpuvcm", "cpubsplinescale", "cudabsplinescale"):
-    if Gst.ElementFactory.find(factory) is None:
-        print(f"skip: {factory} not found (GST_PLUGIN_PATH?)")
-        sys.exit(77)
-for factory in ("videotestsrc", "videoconvert", "videoscale", "appsink", "tee", "queue"):
-    if Gst.ElementFactory.find(factory) is None:
-        print(f"skip: {factory} (gst-plugins-base) not found")
-        sys.exit(77)
+Gst, GstCudaVideo = gst_and_typelib()
+require_elements(Gst, "cpumotionest", "cpuvcm", "cpubsplinescale", "cudabsplinescale")
+require_elements(Gst, "videotestsrc", "videoconvert", "videoscale", "appsink", "tee", "queue", why="gst-plugins-base")
 have_good = all(Gst.ElementFactory.find(f) for f in ("videoflip", "videocrop"))
 
 W, H, SW, SH, FRAMES = 160, 120, 320, 180, 6
 BLOCKS, POINTS = GstCudaVideo.MotionKind.BLOCKS, GstCudaVideo.MotionKind.POINTS
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-    return cond
+failures = Failures()
+check = failures.check
 
 
 def round_half_away(v):
@@ -93,8 +74,8 @@ for name in branches:
 msg = pipe.get_bus().pop_filtered(Gst.MessageType.ERROR)
 pipe.set_state(Gst.State.NULL)
 if msg is not None:
-    print("FAIL: pipeline error:", msg.parse_error()[0].message)
-    sys.exit(1)
+    failures.append("pipeline error: " + msg.parse_error()[0].message)
+    failures.exit("")
 
 with open(blocks_json) as f:
     blocks_ref = [json.loads(line) for line in f]
@@ -206,8 +187,5 @@ if have_good:
 else:
     print("note: videoflip / videocrop (gst-plugins-good) not found: flip and crop not checked")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures[:30]))
-    sys.exit(1)
-print(f"PASS: {FRAMES} frames, both metas equal to the exports; kept through videoconvert, rescaled by "
-      f"videoscale and the B-spline scalers" + (", dropped by videoflip and videocrop" if have_good else ""))
+failures.exit(f"{FRAMES} frames, both metas equal to the exports; kept through videoconvert, rescaled by "
+              f"videoscale and the B-spline scalers" + (", dropped by videoflip and videocrop" if have_good else ""))

@@ -15,38 +15,22 @@ cpuvcm and on a 4K grid of 4x4 blocks (518,400 records) made in Python:
 
 Exit 0 pass, 1 fail, 77 skip (no gi, typelib, plugin, numpy or gst-python's
 overrides)."""
-import sys
+from gcv_gi import Failures, gst_and_typelib, require_elements, skip
 
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    gi.require_version("GstCudaVideo", "1.0")
-    from gi.repository import GLib, Gst, GstCudaVideo
-except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
-    sys.exit(77)
+Gst, GstCudaVideo = gst_and_typelib()
+from gi.repository import GLib  # noqa: E402
 try:
     import numpy
 except ImportError:
-    print("skip: no numpy (Debian: python3-numpy)")
-    sys.exit(77)
-
-Gst.init([])
+    skip("no numpy (Debian: python3-numpy)")
 if not hasattr(Gst, "MapInfo") or not hasattr(Gst.MapInfo, "__enter__"):
-    print("skip: no gst-python overrides (Debian: python3-gst-1.0): Gst.Buffer.map() copies without them")
-    sys.exit(77)
-if Gst.ElementFactory.find("cpumotionest") is None or Gst.ElementFactory.find("cpuvcm") is None:
-    print("skip: cpumotionest / cpuvcm not found (GST_PLUGIN_PATH?)")
-    sys.exit(77)
+    skip("no gst-python overrides (Debian: python3-gst-1.0): Gst.Buffer.map() copies without them")
+require_elements(Gst, "cpumotionest", "cpuvcm")
 
 VECTOR = numpy.dtype([("x", "=i4"), ("y", "=i4"), ("dx", "=i4"), ("dy", "=i4"), ("sad", "=u4")])
 POINT = numpy.dtype([("x", "=f4"), ("y", "=f4"), ("dx", "=f4"), ("dy", "=f4"), ("score", "=f4")])
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
+failures = Failures()
+check = failures.check
 
 
 def check_meta(meta, what):
@@ -107,7 +91,4 @@ check_meta(big, "4K grid")
 check(len(big.get_vectors()) == len(grid) and big.get_vectors()[777].dx == grid[777]["dx"],
       "4K grid: the fields differ")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures[:20]))
-    sys.exit(1)
-print(f"PASS: records as numpy arrays without a copy ({sum(counts)} element records, 518400 made here)")
+failures.exit(f"records as numpy arrays without a copy ({sum(counts)} element records, 518400 made here)")

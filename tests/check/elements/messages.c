@@ -94,32 +94,20 @@ run (const gchar * launch, GstBuffer ** frames, guint n_frames)
   return r;
 }
 
-static guint64
-get_u64 (const GstStructure * s, const gchar * field)
+/* Field @field of @s, which must be there with type @type. */
+static const GValue *
+field_value (const GstStructure * s, const gchar * field, GType type)
 {
-  guint64 v = 0;
+  const GValue *v = gst_structure_get_value (s, field);
 
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "%s: no guint64 %s", gst_structure_get_name (s), field);
+  fail_unless (v != NULL && G_VALUE_HOLDS (v, type), "%s: no %s %s", gst_structure_get_name (s),
+      g_type_name (type), field);
   return v;
 }
 
-static gdouble
-get_double (const GstStructure * s, const gchar * field)
-{
-  gdouble v = 0;
-
-  fail_unless (gst_structure_get_double (s, field, &v), "%s: no double %s", gst_structure_get_name (s), field);
-  return v;
-}
-
-static guint
-get_uint (const GstStructure * s, const gchar * field)
-{
-  guint v = 0;
-
-  fail_unless (gst_structure_get_uint (s, field, &v), "%s: no guint %s", gst_structure_get_name (s), field);
-  return v;
-}
+#define get_u64(s, f) g_value_get_uint64 (field_value ((s), (f), G_TYPE_UINT64))
+#define get_double(s, f) g_value_get_double (field_value ((s), (f), G_TYPE_DOUBLE))
+#define get_uint(s, f) g_value_get_uint (field_value ((s), (f), G_TYPE_UINT))
 
 /* How many element messages named @name came. */
 static guint
