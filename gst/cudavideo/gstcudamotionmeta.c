@@ -670,45 +670,57 @@ gst_cuda_video_motion_meta_pack (GstCudaVideoMotionMeta * meta, GstBuffer * buff
 
 /**
  * gst_buffer_unpack_cuda_video_motion_metas:
- * @buffer: a writable buffer
+ * @buffer: (transfer none): a buffer, perhaps with packed metas (after
+ *     cudaipcsrc)
  *
- * Turns the packed metas of @buffer (gst_cuda_video_motion_meta_pack(),
- * after cudaipcsrc) back into #GstCudaVideoMotionMeta, in place of a meta
- * of the same kind and source, and removes them.  A packed meta that does
- * not unpack (corrupt, or of a newer format) is removed without a meta.
- * In Python, on a buffer from appsink: `buf = sample.get_buffer().copy()`
- * (a cheap copy that is writable) first.
+ * Turns the packed metas of @buffer (gst_cuda_video_motion_meta_pack())
+ * back into #GstCudaVideoMotionMeta, each in place of a meta of the same
+ * kind and source, in a copy of @buffer that shares its memory (a
+ * buffer from appsink is not writable).  A packed meta that does not
+ * unpack (corrupt, or of a newer format) is dropped.  In a pad probe:
+ * |[<!-- language="C" -->
+ * GstBuffer *in = GST_PAD_PROBE_INFO_BUFFER (info);
+ * GST_PAD_PROBE_INFO_DATA (info) = gst_buffer_unpack_cuda_video_motion_metas (in);
+ * gst_buffer_unref (in);
+ * ]|
  *
- * Returns: how many metas were unpacked
+ * Returns: (transfer full): @buffer itself (a new reference) when it has no
+ * packed metas, else the copy with its metas unpacked
  */
-guint
+GstBuffer *
 gst_buffer_unpack_cuda_video_motion_metas (GstBuffer * buffer)
 {
-  guint n = 0;
 #if GST_CHECK_VERSION(1, 24, 0)
   GstCustomMeta *packed;
+  GstBuffer *copy;
 
-  g_return_val_if_fail (GST_IS_BUFFER (buffer) && gst_buffer_is_writable (buffer), 0);
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
 
   gst_cuda_video_motion_meta_get_info ();
-  while ((packed = gst_buffer_get_custom_meta (buffer, PACKED_META_NAME)) != NULL) {
+  if (gst_buffer_get_custom_meta (buffer, PACKED_META_NAME) == NULL)
+    return gst_buffer_ref (buffer);
+  copy = gst_buffer_copy (buffer);
+  while ((packed = gst_buffer_get_custom_meta (copy, PACKED_META_NAME)) != NULL) {
     const GValue *value = gst_structure_get_value (gst_custom_meta_get_structure (packed), "data");
     GstBuffer *bytes = value && GST_VALUE_HOLDS_BUFFER (value) ? gst_buffer_ref (gst_value_get_buffer (value)) : NULL;
     GstMapInfo map;
     guint32 consumed = 0;
 
     /* removed first: the data is held by our reference */
-    if (!gst_buffer_remove_meta (buffer, (GstMeta *) packed)) {
+    if (!gst_buffer_remove_meta (copy, (GstMeta *) packed)) {
       gst_clear_buffer (&bytes);
       break;
     }
     if (bytes && gst_buffer_map (bytes, &map, GST_MAP_READ)) {
-      GstMeta *meta = gst_meta_deserialize (buffer, map.data, map.size, &consumed);
-      n += meta != NULL && meta->info->api == GST_CUDA_VIDEO_MOTION_META_API_TYPE;
+      gst_meta_deserialize (copy, map.data, map.size, &consumed);
       gst_buffer_unmap (bytes, &map);
     }
     gst_clear_buffer (&bytes);
   }
+  return copy;
+#else
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+
+  return gst_buffer_ref (buffer);
 #endif
-  return n;
 }

@@ -215,7 +215,7 @@ GST_CUDA_VIDEO_API
 gboolean gst_cuda_video_motion_meta_pack (GstCudaVideoMotionMeta * meta, GstBuffer * buffer);
 
 GST_CUDA_VIDEO_API
-guint gst_buffer_unpack_cuda_video_motion_metas (GstBuffer * buffer);
+GstBuffer *gst_buffer_unpack_cuda_video_motion_metas (GstBuffer * buffer);
 
 G_END_DECLS
 

@@ -9,6 +9,9 @@ equal to the producer's exports (vectors exactly, points to the exports'
 three decimals), frame numbers and the producer's timestamps included.
 
     ipc_motion.py            unixfdsink / unixfdsrc, system memory (1.24+)
+    ipc_motion.py --packed   the same with ipc-meta=true on both elements:
+                             each meta also travels packed, and is
+                             unpacked here (what --cuda needs, on the CPU)
     ipc_motion.py --cuda     cudaupload ! cudamotionest ipc-meta=true !
                              cudavcm ipc-meta=true ! cudaipcsink, and
                              cudaipcsrc here: frames stay on the GPU, the
@@ -27,6 +30,7 @@ import time
 from gcv_gi import Failures, gst_and_typelib, launch_env, require_elements, skip
 
 cuda = "--cuda" in sys.argv[1:]
+packed = cuda or "--packed" in sys.argv[1:]
 Gst, GstCudaVideo = gst_and_typelib()
 # before the first buffer: the metas are recreated here only once registered
 GstCudaVideo.MotionMeta.get_info()
@@ -36,18 +40,25 @@ require_elements(Gst, "videotestsrc", "appsink", *(["cudaupload", "cudaipcsink",
                  why="unixfd and cudaipc need GStreamer >= 1.24; GST_PLUGIN_PATH?")
 launch, env = launch_env()
 
+# unixfdsink waits for the reader (wait-for-connection): every frame
+# arrives.  cudaipcsink serves whoever is connected: a live source gives the
+# reader time to connect, and the frames it sees (at least FRAMES) are
+# compared.
 FRAMES = 12
+SENT = 60 if cuda else FRAMES
 tmp = tempfile.mkdtemp(prefix="gcv-ipc-")
 socket, blocks_json, points_json = (os.path.join(tmp, n) for n in ("socket", "blocks.jsonl", "points.jsonl"))
-source = f"videotestsrc pattern=ball num-buffers={FRAMES} ! video/x-raw,format=I420,width=160,height=120,framerate=30/1"
+source = (f"videotestsrc pattern=ball num-buffers={SENT} is-live={'true' if cuda else 'false'} "
+          "! video/x-raw,format=I420,width=160,height=120,framerate=30/1")
 if cuda:
     producer = (f"{source} ! cudaupload ! cudamotionest fallback=false ipc-meta=true subpel=quarter "
                 f"location={blocks_json} ! cudavcm fallback=false ipc-meta=true location={points_json} "
                 f"! cudaipcsink address={socket}")
     consumer = f"cudaipcsrc address={socket} ! appsink name=sink sync=false"
 else:
-    producer = (f"{source} ! cpumotionest subpel=quarter location={blocks_json} ! cpuvcm location={points_json} "
-                f"! unixfdsink wait-for-connection=true socket-path={socket}")
+    ipc = " ipc-meta=true" if packed else ""
+    producer = (f"{source} ! cpumotionest subpel=quarter location={blocks_json}{ipc} ! cpuvcm "
+                f"location={points_json}{ipc} ! unixfdsink wait-for-connection=true socket-path={socket}")
     consumer = f"unixfdsrc socket-path={socket} ! appsink name=sink sync=false"
 
 proc = subprocess.Popen([launch, "-q"] + producer.split(), env=env, stdout=subprocess.PIPE,
@@ -66,16 +77,21 @@ if not os.path.exists(socket):
 pipe = Gst.parse_launch(consumer)
 sink = pipe.get_by_name("sink")
 pipe.set_state(Gst.State.PLAYING)
+failures = Failures()
 received = []
+unpacked = 0
 while True:
     sample = sink.emit("try-pull-sample", 20 * Gst.SECOND)
     if sample is None:
         break
     buf = sample.get_buffer()
-    if cuda:
-        # packed by the producer for cudaipcsink: back into metas here
-        buf = buf.copy()
-        GstCudaVideo.buffer_unpack_cuda_video_motion_metas(buf)
+    if packed:
+        # packed by the producer for cudaipcsink: back into metas here (a
+        # copy that shares the frame's memory)
+        unpacked += buf.get_custom_meta("GstCudaVideoMotionMetaPacked") is not None
+        buf = GstCudaVideo.buffer_unpack_cuda_video_motion_metas(buf)
+        if buf.get_custom_meta("GstCudaVideoMotionMetaPacked") is not None:
+            failures.append(f"frame at {buf.pts}: a packed meta is left")
     received.append((buf, {m.kind: m for m in GstCudaVideo.buffer_get_cuda_video_motion_metas(buf)}))
 msg = pipe.get_bus().pop_filtered(Gst.MessageType.ERROR)
 pipe.set_state(Gst.State.NULL)
@@ -84,7 +100,6 @@ try:
 except subprocess.TimeoutExpired:
     proc.kill()
     out, err = proc.communicate()
-failures = Failures()
 if msg is not None:
     failures.append("consumer error: " + msg.parse_error()[0].message)
 if proc.returncode != 0:
@@ -94,8 +109,8 @@ with open(blocks_json) as f:
     blocks_ref = {j["frame"]: j for j in map(json.loads, f)}
 with open(points_json) as f:
     points_ref = {j["frame"]: j for j in map(json.loads, f)}
-if len(received) != FRAMES:
-    failures.append(f"{len(received)} frames received of {FRAMES}")
+if len(received) < FRAMES or (not cuda and len(received) != FRAMES):
+    failures.append(f"{len(received)} frames received of {SENT} sent")
 BLOCKS, POINTS = GstCudaVideo.MotionKind.BLOCKS, GstCudaVideo.MotionKind.POINTS
 for buf, metas in received:
     if set(metas) != {BLOCKS, POINTS}:
@@ -121,9 +136,12 @@ for buf, metas in received:
     pts = [[float(f"{v:.3f}") for v in (q.x, q.y, q.dx, q.dy, q.score)] for q in p.get_points()]
     if pts != jp["points"]:
         failures.append(f"{what}: the points differ from the producer's export ({len(pts)}, {len(jp['points'])})")
+if packed and unpacked != len(received):
+    failures.append(f"{unpacked} of {len(received)} frames came with packed metas")
 moved = sum(1 for _, m in received if BLOCKS in m and any(v.dx or v.dy for v in m[BLOCKS].get_vectors()))
 if received and moved == 0:
     failures.append("no frame with motion: the comparison proves little")
 
-failures.exit(f"{len(received)} frames from another process ({'cudaipc' if cuda else 'unixfd'}), "
+failures.exit(f"{len(received)} frames from another process ({'cudaipc' if cuda else 'unixfd'}"
+              f"{', packed' if packed else ''}), "
               f"vectors and points equal to the producer's exports ({moved} frames with motion)")
