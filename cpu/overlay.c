@@ -68,6 +68,20 @@ mask_line (GcvPlane * mask, int x0, int y0, int x1, int y1)
   }
 }
 
+uint64_t
+gcv_overlay_count (const GcvPlane * mask, uint8_t bits)
+{
+  uint64_t n = 0;
+  int x, y;
+
+  for (y = 0; y < mask->height; y++) {
+    const uint8_t *row = (const uint8_t *) mask->data + (size_t) y * mask->stride;
+    for (x = 0; x < mask->width; x++)
+      n += (row[x] & bits) != 0;
+  }
+  return n;
+}
+
 void
 gcv_overlay_arrow (GcvPlane * mask, int x0, int y0, int x1, int y1)
 {

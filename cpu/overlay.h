@@ -100,6 +100,20 @@ gcv_overlay_blend (uint8_t * p, int depth16, int low_bits, uint8_t value, uint8_
 GcvStatus gcv_overlay_cuda_component (const GcvComponent * comp, const GcvPlane * mask, uint8_t mask_bits,
     uint8_t value, uint8_t alpha, void *stream, GcvError * err);
 
+/* How many pixels of the GRAY8 plane `mask` have (m & bits) != 0: the
+ * edge pixels of an edge map, the holes of a holes mask (for the
+ * elements' post-messages). */
+uint64_t gcv_overlay_count (const GcvPlane * mask, uint8_t bits);
+
+/* CUDA backend (kernels/overlay.cu): the same count of a mask in device
+ * memory, queued on `stream`: *dev_count (8 bytes of device memory, the
+ * caller's scratch) is cleared, counted into and copied to *host_count
+ * (page-locked host memory), which holds the count once the stream has
+ * passed.  GCV_ERROR_INVALID for negative sizes or more than 524280
+ * rows. */
+GcvStatus gcv_overlay_cuda_count (const GcvPlane * mask, uint8_t bits, uint64_t * dev_count,
+    uint64_t * host_count, void *stream, GcvError * err);
+
 /* Sets to 255 the mask pixels of a 1-pixel line from (x0, y0) to (x1, y1)
  * (Bresenham, clipped to the mask) and, when the line is at least 2 pixels
  * long, of an arrow head at (x1, y1): two strokes of a third of the length

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const energy_names[3] = { "gradient-l1", "gradient-l2", "forward" };
 static const char *const mode_names[2] = { "exact", "fast" };
@@ -199,4 +200,33 @@ gcv_seam_insert_step (int w, int left)
   int n = w / 2 > 1 ? w / 2 : 1;
 
   return n < left ? n : left;
+}
+
+/* The luma of plane 0 at (x, y), both clamped to the frame. */
+static int
+clamped_luma (const GcvSeamGeometry * g, const GcvPlane * in0, int x, int y)
+{
+  x = x < 0 ? 0 : x >= g->in_width ? g->in_width - 1 : x;
+  y = y < 0 ? 0 : y >= g->in_height ? g->in_height - 1 : y;
+  return gcv_seam_luma ((const unsigned char *) in0->data + (size_t) y * in0->stride + (size_t) x * g->channels,
+      g->luma.layout, g->luma.r_offset, g->luma.g_offset, g->luma.b_offset);
+}
+
+void
+gcv_seam_energy_sums (const GcvSeamGeometry * g, const GcvPlane * in0, const GcvPlane * mask,
+    GcvSeamEnergySums * sums)
+{
+  int x, y;
+
+  memset (sums, 0, sizeof (*sums));
+  for (y = 0; y < g->in_height; y++)
+    for (x = 0; x < g->in_width; x++) {
+      int e = gcv_seam_pixel_energy (GCV_SEAM_ENERGY_GRADIENT_L1, clamped_luma (g, in0, x - 1, y),
+          clamped_luma (g, in0, x + 1, y), clamped_luma (g, in0, x, y - 1), clamped_luma (g, in0, x, y + 1));
+      sums->frame_energy += (uint64_t) e;
+      if (((const uint8_t *) mask->data)[(size_t) y * mask->stride + x] != 0) {
+        sums->seam_pixels++;
+        sums->seam_energy += (uint64_t) e;
+      }
+    }
 }

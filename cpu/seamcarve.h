@@ -411,6 +411,29 @@ void gcv_seam_cpu_set_profiling (GcvSeamCpu * ctx, int on);
 void gcv_seam_cpu_profile (const GcvSeamCpu * ctx, GcvSeamProfile * profile);
 void gcv_seam_cpu_free (GcvSeamCpu * ctx);
 
+/* ---- what a carve took, for the elements' post-messages ----------------
+ * Over the input frame (plane 0, the geometry's luma): eq. 1's gradient
+ * energy without bias, |dx| + |dy| of the luma with clamped neighbours
+ * (gcv_seam_pixel_energy, gradient-l1, whatever params.energy), summed
+ * over every pixel, and over the pixels of `mask` (in_width x in_height,
+ * as _process writes it) that are non-zero: how many, and their energy.
+ * Integer sums: both backends give the same numbers. */
+typedef struct {
+  uint64_t frame_energy;
+  uint64_t seam_pixels;
+  uint64_t seam_energy;
+} GcvSeamEnergySums;
+
+void gcv_seam_energy_sums (const GcvSeamGeometry * geom, const GcvPlane * in0, const GcvPlane * mask,
+    GcvSeamEnergySums * sums);
+/* The same on device planes (kernels/seamcarve_energy.cu), queued on
+ * `stream`: *dev_sums (device memory, the caller's scratch) is cleared,
+ * summed into and copied to *host_sums (page-locked), which holds the sums
+ * once the stream has passed. */
+GcvStatus gcv_seam_cuda_energy_sums (const GcvSeamGeometry * geom, const GcvPlane * in0,
+    const GcvPlane * mask, GcvSeamEnergySums * dev_sums, GcvSeamEnergySums * host_sums, void *stream,
+    GcvError * err);
+
 /* ---- CUDA backend (kernels/seamcarve.cu; only when built with CUDA) -----
  * The same on device planes, launched on `stream` (a cudaStream_t) without
  * synchronising (except with profiling on).  Every call on a context uses

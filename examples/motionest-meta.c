@@ -11,12 +11,12 @@
  * (ELEMENT: cudamotionest, the default, or cpumotionest) and prints, for each
  * frame, the blocks that moved and the largest vector: where the ball went.
  * The vectors come from the GstCudaVideoMotionMeta of each buffer, read with
- * the plugin's public header gstcudamotionmeta.h alone (include it from the
- * gst/ folder of the sources or of an installation); nothing of the plugin is
- * linked.
+ * the plugin's public library libgstcudavideo-1.0 (build with
+ * `pkg-config --cflags --libs gstreamer-cudavideo-1.0`).
  *
  * The plugin must be found: run with GST_PLUGIN_PATH=<builddir>/gst when it
- * is not installed.
+ * is not installed (and LD_LIBRARY_PATH=<builddir>/gst/cudavideo when the
+ * library is neither installed nor found through the program's rpath).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,34 +26,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gstcudamotionmeta.h"
+#include <gst/cudavideo/cudavideo.h>
 
 static void
 print_frame (GstBuffer * buffer)
 {
-  GstStructure *meta = gst_buffer_get_cuda_motion_meta_structure (buffer);
-  const GstCudaMotionVector *v;
-  gboolean has_reference = FALSE;
-  guint64 frame = 0;
-  GstMapInfo map;
+  GstCudaVideoMotionMeta *meta = gst_buffer_get_cuda_video_motion_meta (buffer,
+      GST_CUDA_VIDEO_MOTION_KIND_BLOCKS);
+  const GstCudaVideoMotionVector *v;
   guint n, i, moved = 0, best = 0;
-  gint scale = 4;
 
   if (meta == NULL) {
     printf ("buffer without motion meta\n");
     return;
   }
-  gst_structure_get (meta, "frame", G_TYPE_UINT64, &frame, "has-reference", G_TYPE_BOOLEAN,
-      &has_reference, "vector-scale", G_TYPE_INT, &scale, NULL);
-  if (!has_reference) {
-    printf ("frame %3" G_GUINT64_FORMAT ": first frame, no vectors yet\n", frame);
+  if (!meta->has_reference) {
+    printf ("frame %3" G_GUINT64_FORMAT ": first frame, no vectors yet\n", meta->frame);
     return;
   }
-  v = gst_cuda_motion_meta_map_vectors (meta, &map, &n);
-  if (v == NULL) {
-    printf ("frame %3" G_GUINT64_FORMAT ": malformed meta\n", frame);
-    return;
-  }
+  v = gst_cuda_video_motion_meta_get_vectors (meta, &n);
   for (i = 0; i < n; i++) {
     if (v[i].dx != 0 || v[i].dy != 0)
       moved++;
@@ -61,9 +52,8 @@ print_frame (GstBuffer * buffer)
       best = i;
   }
   printf ("frame %3" G_GUINT64_FORMAT ": %u of %u blocks moved; largest: block at (%d, %d) "
-      "moved (%+.2f, %+.2f) px, SAD %u\n", frame, moved, n, v[best].x, v[best].y,
-      (double) v[best].dx / scale, (double) v[best].dy / scale, v[best].sad);
-  gst_cuda_motion_meta_unmap_vectors (meta, &map);
+      "moved (%+.2f, %+.2f) px, SAD %u\n", meta->frame, moved, n, v[best].x, v[best].y,
+      (double) v[best].dx / meta->vector_scale, (double) v[best].dy / meta->vector_scale, v[best].sad);
 }
 
 int

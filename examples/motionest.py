@@ -1,40 +1,39 @@
 #!/usr/bin/env python3
 """gst-cuda-video example: motion vectors in a Python program.
 
-    GST_PLUGIN_PATH=build/gst python3 examples/motionest.py [ELEMENT] [FRAMES]
+    GST_PLUGIN_PATH=build/gst GI_TYPELIB_PATH=build/gst/cudavideo \
+    LD_LIBRARY_PATH=build/gst/cudavideo python3 examples/motionest.py [ELEMENT] [FRAMES]
 
-Runs videotestsrc (a moving ball) through ELEMENT (cudamotionest by default,
-or cpumotionest) into an appsink and prints, for each frame, the mean motion
-of the blocks that moved and the largest vector, read from the
-GstCudaVideoMotionMeta that the element attaches to every buffer.  The meta
-is a GstCustomMeta: its structure holds the grid and a "vectors" buffer of
-records (x, y, dx, dy, sad: five 32-bit integers each, dx and dy in quarter
-pixels).  Needs python3-gi and gir1.2-gstreamer-1.0."""
-import struct
+(the last two variables only until the project is installed).  Runs
+videotestsrc (a moving ball) through ELEMENT (cudamotionest by default, or
+cpumotionest) into an appsink and prints, for each frame, the mean motion of
+the blocks that moved and the largest vector, read from the
+GstCudaVideoMotionMeta that the element attaches to every buffer, through
+the GstCudaVideo-1.0 typelib: the meta's fields (grid, frame, timestamps) and
+its records as GstCudaVideo.MotionVector (x, y, dx, dy in quarter pixels,
+sad).  Needs python3-gi, gir1.2-gstreamer-1.0 and this project's typelib."""
 import sys
 
 import gi
 
 gi.require_version("Gst", "1.0")
-from gi.repository import Gst  # noqa: E402
+gi.require_version("GstCudaVideo", "1.0")
+from gi.repository import Gst, GstCudaVideo  # noqa: E402
 
 
 def vectors_of(buffer):
-    """(structure, [(x, y, dx_px, dy_px, sad), ...]) or (None, [])."""
-    meta = buffer.get_custom_meta("GstCudaVideoMotionMeta")
+    """(meta, [(x, y, dx_px, dy_px, sad), ...]) or (None, [])."""
+    meta = GstCudaVideo.buffer_get_cuda_video_motion_meta(buffer, GstCudaVideo.MotionKind.BLOCKS)
     if meta is None:
         return None, []
-    s = meta.get_structure()
-    scale = s.get_value("vector-scale")
-    records = s.get_value("vectors")
-    raw = records.extract_dup(0, records.get_size())
-    return s, [(x, y, dx / scale, dy / scale, sad) for x, y, dx, dy, sad in struct.iter_unpack("=iiiiI", raw)]
+    scale = meta.vector_scale
+    return meta, [(v.x, v.y, v.dx / scale, v.dy / scale, v.sad) for v in meta.get_vectors()]
 
 
 def main():
     element = sys.argv[1] if len(sys.argv) > 1 else "cudamotionest"
     frames = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    Gst.init(None)
+    Gst.init([])
     pipeline = Gst.parse_launch(
         f"videotestsrc pattern=ball num-buffers={frames} ! video/x-raw,format=I420,width=640,height=480 "
         f"! {element} search-range-x=24 search-range-y=24 ! appsink name=sink sync=false")
@@ -44,12 +43,12 @@ def main():
         sample = sink.emit("pull-sample")
         if sample is None:
             break
-        s, vectors = vectors_of(sample.get_buffer())
-        if s is None:
+        meta, vectors = vectors_of(sample.get_buffer())
+        if meta is None:
             print("buffer without motion meta")
             continue
-        frame = s.get_value("frame")
-        if not s.get_value("has-reference"):
+        frame = meta.frame
+        if not meta.has_reference:
             print(f"frame {frame:3d}: first frame, no vectors yet")
             continue
         moved = [v for v in vectors if v[2] or v[3]]

@@ -1,36 +1,34 @@
 #!/usr/bin/env python3
 """gst-cuda-video example: tracked points in a Python program.
 
-    GST_PLUGIN_PATH=build/gst python3 examples/vcm.py [ELEMENT] [SOURCE]
+    GST_PLUGIN_PATH=build/gst GI_TYPELIB_PATH=build/gst/cudavideo \
+    LD_LIBRARY_PATH=build/gst/cudavideo python3 examples/vcm.py [ELEMENT] [SOURCE]
 
 Runs a video through ELEMENT (cudavcm by default, or cpuvcm) into an
 appsink and prints, for each frame, how many points were tracked, their
 median vector and the strongest few, read from the GstCudaVideoMotionMeta
 (kind "points") the element attaches to every buffer.  SOURCE is "ball"
 (videotestsrc pattern=ball, the default) or "vtest" (tests/data/vtest-*.png:
-real frames of people walking).  The meta is a GstCustomMeta: its structure
-holds n-points and a "vectors" buffer of records x, y, dx, dy, score (five
-32-bit floats each; the point (x, y) of the previous frame went to
-(x + dx, y + dy)).  Needs python3-gi and gir1.2-gstreamer-1.0."""
+real frames of people walking).  The points are read through the
+GstCudaVideo-1.0 typelib as GstCudaVideo.MotionPoint records (x, y, dx, dy,
+score; the point (x, y) of the previous frame went to (x + dx, y + dy)).
+Needs python3-gi, gir1.2-gstreamer-1.0 and this project's typelib."""
 import os
-import struct
 import sys
 
 import gi
 
 gi.require_version("Gst", "1.0")
-from gi.repository import Gst  # noqa: E402
+gi.require_version("GstCudaVideo", "1.0")
+from gi.repository import Gst, GstCudaVideo  # noqa: E402
 
 
 def points_of(buffer):
-    """(structure, [(x, y, dx, dy, score), ...]) or (None, [])."""
-    meta = buffer.get_custom_meta("GstCudaVideoMotionMeta")
-    if meta is None or meta.get_structure().get_value("kind") != "points":
+    """(meta, [(x, y, dx, dy, score), ...]) or (None, [])."""
+    meta = GstCudaVideo.buffer_get_cuda_video_motion_meta(buffer, GstCudaVideo.MotionKind.POINTS)
+    if meta is None:
         return None, []
-    s = meta.get_structure()
-    records = s.get_value("vectors")
-    raw = records.extract_dup(0, records.get_size())
-    return s, list(struct.iter_unpack("=fffff", raw))
+    return meta, [(p.x, p.y, p.dx, p.dy, p.score) for p in meta.get_points()]
 
 
 def median(values):
@@ -41,7 +39,7 @@ def median(values):
 def main():
     element = sys.argv[1] if len(sys.argv) > 1 else "cudavcm"
     source = sys.argv[2] if len(sys.argv) > 2 else "ball"
-    Gst.init(None)
+    Gst.init([])
     if source == "vtest":
         data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
         src = (f'multifilesrc location="{data}/vtest-%d.png" start-index=100 stop-index=103 '
@@ -55,12 +53,12 @@ def main():
         sample = sink.emit("pull-sample")
         if sample is None:
             break
-        s, points = points_of(sample.get_buffer())
-        if s is None:
+        meta, points = points_of(sample.get_buffer())
+        if meta is None:
             print("buffer without a points meta")
             continue
-        frame = s.get_value("frame")
-        if not s.get_value("has-reference"):
+        frame = meta.frame
+        if not meta.has_reference:
             print(f"frame {frame:3d}: first frame, no points yet")
             continue
         if not points:

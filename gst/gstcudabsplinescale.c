@@ -45,6 +45,10 @@
  * B-spline is applied to the prefiltered coefficients.  nearest is always
  * point sampling.
  *
+ * Metas that describe the frame's geometry (regions of interest, the
+ * motion metas of cudamotionest and cudavcm) are rescaled to the output
+ * size by their transform function, as videoscale does.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc pattern=zone-plate kx2=20 ky2=20 kt=1 num-buffers=100 ! video/x-raw,width=640,height=360 ! cudabsplinescale ! video/x-raw,width=1920,height=1080 ! videoconvert ! autovideosink
@@ -164,6 +168,7 @@ gst_cuda_video_bspline_scale_class_init (GstCudaVideoBsplineScaleClass * klass)
   /* same size, same caps: nothing to do */
   trans_class->passthrough_on_same_caps = TRUE;
 
+  filter_class->scales_frame = TRUE;
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_setup);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_bspline_scale_process);

@@ -33,6 +33,13 @@
  * painted samples are rounded to the nearest 10-bit code; the others keep
  * their 16 bits).
  *
+ * With post-messages=true each frame of mode=edges or mode=overlay posts an
+ * element message "canny" (mode=magnitude finds no edges and posts none):
+ * "edge-pixels" (guint64, the pixels of the edge map that are edges),
+ * "pixels" (guint64, width x height), and level's "timestamp",
+ * "stream-time", "running-time" and "duration" (guint64 nanoseconds).  On
+ * the GPU the edges are counted there and only the count comes back.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=GRAY8,width=1280,height=720 ! cudacanny low-threshold=30 high-threshold=90 ! videoconvert ! autovideosink
@@ -49,6 +56,7 @@
 #endif
 
 #include "gstcudacanny.h"
+#include "overlay.h"
 
 /* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
 #define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
@@ -63,6 +71,7 @@ enum
   PROP_L2_GRADIENT,
   PROP_MODE,
   PROP_OVERLAY_COLOR,
+  PROP_POST_MESSAGES,
 };
 
 #define DEFAULT_PROP_LOW_THRESHOLD 50.0
@@ -73,6 +82,14 @@ enum
 #define DEFAULT_PROP_MODE GST_CUDA_VIDEO_CANNY_MODE_EDGES
 #define DEFAULT_PROP_OVERLAY_COLOR 0xffff0000
 #define MAX_THRESHOLD 100000.0
+
+/* What a frame's device work leaves for complete (page-locked, one per
+ * frame in flight): the edge count, when post-messages asked for it. */
+typedef struct
+{
+  gboolean counted;
+  guint64 edge_pixels;
+} CannyResults;
 
 #define CANNY_SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, P010_10LE, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
 #define CANNY_SRC_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, P010_10LE, Y444, Y42B, RGBA, BGRA, RGBx, BGRx }"
@@ -146,6 +163,8 @@ static gboolean gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCuda
 static void gst_cuda_video_canny_teardown (GstCudaVideoFilter * filter);
 static GstFlowReturn gst_cuda_video_canny_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static GstFlowReturn gst_cuda_video_canny_complete (GstCudaVideoFilter * filter, GstBuffer * buffer,
+    gpointer results);
 static GstFlowReturn gst_cuda_video_canny_process_device (GstCudaVideoFilter * filter,
     GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 
@@ -193,6 +212,7 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
       g_param_spec_uint ("overlay-color", "Overlay colour",
           "Edge colour for mode=overlay as 0xAARRGGBB; alpha is the opacity (0xff = opaque)",
           0, G_MAXUINT32, DEFAULT_PROP_OVERLAY_COLOR, rw | GST_PARAM_CONTROLLABLE));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "canny");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -203,6 +223,7 @@ gst_cuda_video_canny_class_init (GstCudaVideoCannyClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_process);
   filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_process_device);
+  filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_canny_complete);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_CANNY_MODE, 0);
@@ -257,6 +278,9 @@ gst_cuda_video_canny_set_property (GObject * object, guint prop_id, const GValue
     case PROP_OVERLAY_COLOR:
       self->overlay_color = g_value_get_uint (value);
       break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -295,6 +319,9 @@ gst_cuda_video_canny_get_property (GObject * object, guint prop_id, GValue * val
       break;
     case PROP_OVERLAY_COLOR:
       g_value_set_uint (value, self->overlay_color);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -420,7 +447,9 @@ gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend bac
   /* the edge map reads the luma plane alone; overlay copies every plane */
   if (GST_VIDEO_INFO_FORMAT (&filter->out_info) == GST_VIDEO_FORMAT_GRAY8)
     gst_cuda_video_filter_set_device_planes (filter, 1, 1);
-  return gst_cuda_video_filter_device_alloc (filter, w, h, &self->dev_mask, w, error);
+  gst_cuda_video_filter_set_results_size (filter, sizeof (CannyResults));
+  return gst_cuda_video_filter_device_alloc (filter, w, h, &self->dev_mask, w, error)
+      && gst_cuda_video_filter_device_alloc (filter, sizeof (guint64), 1, &self->dev_count, 1, error);
 }
 
 static void
@@ -460,6 +489,18 @@ frame_settings (GstCudaVideoCanny * self, GstVideoFormat in_fmt, GstVideoFormat 
   return TRUE;
 }
 
+/* Posts the "canny" message of a frame with @edge_pixels edges. */
+static void
+post_edges (GstCudaVideoCanny * self, GstBuffer * buffer, guint64 edge_pixels)
+{
+  GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
+
+  gst_cuda_video_filter_post_results (filter, buffer, gst_structure_new ("canny",
+          "edge-pixels", G_TYPE_UINT64, edge_pixels,
+          "pixels", G_TYPE_UINT64, (guint64) GST_VIDEO_INFO_WIDTH (&filter->in_info)
+          * GST_VIDEO_INFO_HEIGHT (&filter->in_info), NULL));
+}
+
 static GstFlowReturn
 gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_frame,
     GstVideoFrame * out_frame)
@@ -491,6 +532,8 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
   if (gcv_canny_cpu_process (self->cpu, &params, &in, &out, gst_cuda_video_filter_get_n_threads (filter),
           &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (filter, "Canny edge detection", &err);
+  if (params.output == GCV_CANNY_OUTPUT_EDGES && gst_cuda_video_filter_get_post_messages (filter))
+    post_edges (self, out_frame->buffer, gcv_overlay_count (&out, 0xff));
   if (overlay) {
     if (!gst_video_frame_copy (out_frame, in_frame)) {
       GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not copy the frame for the overlay"), (NULL));
@@ -502,26 +545,44 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
 }
 
 /* The same on the GPU: the edge map into the output, or into the device
- * mask that is then painted on a copy of the input. */
+ * mask that is then painted on a copy of the input; with post-messages
+ * its edges counted there, the count read back with the frame. */
 static GstFlowReturn
 gst_cuda_video_canny_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
     GstCudaVideoDeviceFrame * out)
 {
   GstCudaVideoCanny *self = GST_CUDA_VIDEO_CANNY (filter);
+  CannyResults *r = gst_cuda_video_filter_get_results (filter);
+  gpointer stream = gst_cuda_video_filter_get_stream (filter);
   GcvCannyParams params;
   guint32 color;
   gboolean overlay;
+  GcvPlane *edges;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
 
   if (!frame_settings (self, GST_VIDEO_INFO_FORMAT (in->info), GST_VIDEO_INFO_FORMAT (out->info), &params,
           &color, &overlay))
     return GST_FLOW_ERROR;
-  if (gcv_canny_cuda_process (self->cuda, &params, &in->planes[0], overlay ? &self->dev_mask : &out->planes[0],
-          gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+  edges = overlay ? &self->dev_mask : &out->planes[0];
+  if (gcv_canny_cuda_process (self->cuda, &params, &in->planes[0], edges, stream, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (filter, "Canny edge detection", &err);
+  r->counted = params.output == GCV_CANNY_OUTPUT_EDGES && gst_cuda_video_filter_get_post_messages (filter);
+  if (r->counted && gcv_overlay_cuda_count (edges, 0xff, self->dev_count.data, &r->edge_pixels, stream,
+          &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Counting the edges", &err);
   if (overlay && (!gst_cuda_video_filter_copy_device_frame (filter, in, out, &error)
           || !gst_cuda_video_filter_paint_mask_device (filter, out, &self->dev_mask, 0xff, color, &error)))
     return gst_cuda_video_filter_post_error (filter, "Painting the edges", error);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_video_canny_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results)
+{
+  CannyResults *r = results;
+
+  if (r->counted)
+    post_edges (GST_CUDA_VIDEO_CANNY (filter), buffer, r->edge_pixels);
   return GST_FLOW_OK;
 }

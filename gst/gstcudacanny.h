@@ -68,6 +68,7 @@ struct _GstCudaVideoCanny
   GcvCannyCuda *cuda;
   guint8 *mask;                 /* overlay: the edge map (CPU backend) */
   GcvPlane dev_mask;            /* overlay: the edge map (CUDA backend) */
+  GcvPlane dev_count;           /* post-messages: the edge count on the device */
 };
 
 struct _GstCudaVideoCannyClass

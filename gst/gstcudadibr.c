@@ -80,6 +80,13 @@
  * output the source eye of a stereo output is also rendered (through the
  * source camera itself), so that its depth shows too.
  *
+ * With post-messages=true each frame posts an element message "dibr":
+ * "views" (guint, the views synthesized), "hole-pixels" (guint64, their
+ * disocclusion holes before filling, all views together), "view-pixels"
+ * (guint64, W x H of one view) and level's "timestamp", "stream-time",
+ * "running-time" and "duration" (guint64).  On the GPU the holes are
+ * counted there and only the counts come back.
+ *
  * Every property may change while playing: layout and output renegotiate
  * the caps, camera-file is read again at the next frame, the others apply
  * to the next frame.  median-size and dcbf-size must be odd (other values
@@ -106,6 +113,7 @@
 
 #include "gstcudadibr.h"
 #include "gcv-cuda.h"
+#include "overlay.h"
 
 #include <math.h>
 #include <string.h>
@@ -131,6 +139,7 @@ enum
   PROP_OUTPUT,
   PROP_SYMMETRIC,
   PROP_DEBUG_OUTPUT,
+  PROP_POST_MESSAGES,
 };
 
 /* the numeric defaults are gcv_dibr_params_init()'s, except focal-length
@@ -152,6 +161,15 @@ enum
 #define DEFAULT_PROP_DEBUG_OUTPUT GST_CUDA_VIDEO_DIBR_DEBUG_NONE
 
 #define MAX_DIM 32767
+
+/* What a frame's device work leaves for complete (page-locked, one per
+ * frame in flight): with post-messages, the holes of each view rendered. */
+typedef struct
+{
+  gboolean counted;
+  guint views;
+  guint64 holes[2];
+} DibrResults;
 
 #define SINK_CAPS GST_CUDA_VIDEO_CAPS_MAKE_MAX ("{ RGBA, BGRA, RGBx, BGRx, I420, RGBA64_LE, BGRA64_LE }", \
     GCV_DIBR_MAX_DIMENSION)
@@ -251,6 +269,8 @@ static gboolean gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaV
     GError ** error);
 static void gst_cuda_video_dibr_teardown (GstCudaVideoFilter * filter);
 static gchar *gst_cuda_video_dibr_caps_problem (GstCudaVideoFilter * filter, GstCaps * caps);
+static GstFlowReturn gst_cuda_video_dibr_complete (GstCudaVideoFilter * filter, GstBuffer * buffer,
+    gpointer results);
 static GstFlowReturn gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter,
     GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_dibr_process (GstCudaVideoFilter * filter,
@@ -339,6 +359,7 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
           "Show each view's depth (grey, near = white) or its disocclusion holes (white) "
           "instead of the plain colour",
           GST_TYPE_CUDA_VIDEO_DIBR_DEBUG, DEFAULT_PROP_DEBUG_OUTPUT, rw));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "dibr");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -353,6 +374,7 @@ gst_cuda_video_dibr_class_init (GstCudaVideoDibrClass * klass)
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process);
   filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_process_device);
   filter_class->caps_problem = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_caps_problem);
+  filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_dibr_complete);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_DIBR_LAYOUT, 0);
@@ -463,6 +485,9 @@ gst_cuda_video_dibr_set_property (GObject * object, guint prop_id, const GValue 
     case PROP_DEBUG_OUTPUT:
       self->debug = g_value_get_enum (value);
       break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -527,6 +552,9 @@ gst_cuda_video_dibr_get_property (GObject * object, guint prop_id, GValue * valu
       break;
     case PROP_DEBUG_OUTPUT:
       g_value_set_enum (value, self->debug);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -995,7 +1023,8 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
               error)
           || !gst_cuda_video_filter_device_alloc (filter, W, H, &self->dev_holes[k], W, error))
         return FALSE;
-    return TRUE;
+    gst_cuda_video_filter_set_results_size (filter, sizeof (DibrResults));
+    return gst_cuda_video_filter_device_alloc (filter, 2 * sizeof (guint64), 1, &self->dev_count, 2, error);
   }
   for (k = 0; k < 2; k++) {
     self->eye[k] = g_try_malloc (4 * n);
@@ -1143,11 +1172,11 @@ frame_settings (GstCudaVideoDibr * self, const GstVideoInfo * out_info, GcvDibrP
 }
 
 /* The planes of eye @e inside the output's plane 0 @out (direct), else
- * @scratch (W x H RGBA); depth and holes only when the debug output
- * shows them. */
+ * @scratch (W x H RGBA); depth only when the debug output shows it, holes
+ * when it shows them or @count_holes. */
 static void
 eye_planes (Eye * e, const GcvPlane * out, const GcvPlane * scratch, const GcvPlane * zbuf,
-    const GcvPlane * holes, GstCudaVideoDibrDebug debug, gint W, gint H)
+    const GcvPlane * holes, GstCudaVideoDibrDebug debug, gboolean count_holes, gint W, gint H)
 {
   e->eye.rgba.width = W;
   e->eye.rgba.height = H;
@@ -1159,8 +1188,18 @@ eye_planes (Eye * e, const GcvPlane * out, const GcvPlane * scratch, const GcvPl
   }
   if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_DEPTH)
     e->eye.depth = *zbuf;
-  else if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_HOLES)
+  if (debug == GST_CUDA_VIDEO_DIBR_DEBUG_HOLES || count_holes)
     e->eye.holes = *holes;
+}
+
+/* Posts the "dibr" message of a frame: @n_views views with @holes. */
+static void
+post_holes (GstCudaVideoDibr * self, GstBuffer * buffer, guint n_views, guint64 holes)
+{
+  gst_cuda_video_filter_post_results (GST_CUDA_VIDEO_FILTER (self), buffer, gst_structure_new ("dibr",
+          "views", G_TYPE_UINT, n_views,
+          "hole-pixels", G_TYPE_UINT64, holes,
+          "view-pixels", G_TYPE_UINT64, (guint64) self->width * self->height, NULL));
 }
 
 /* The output frame's pixel order and the compose's arguments. */
@@ -1211,7 +1250,9 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   Eye eyes[2];
   gint W = self->width, H = self->height, n_eyes, k, y, bits;
   gint nt = gst_cuda_video_filter_get_n_threads (filter);
-  guint n;
+  gboolean count = gst_cuda_video_filter_get_post_messages (filter);
+  guint64 holes_total = 0;
+  guint n, n_views = 0;
 
   memset (&view, 0, sizeof (view));
   if (!frame_settings (self, &out_frame->info, &params, &debug, &output, &view.camera, eyes, &n_eyes))
@@ -1235,12 +1276,16 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
     GcvPlane zbuf = { self->zbuf[k], W, H, (gsize) W * sizeof (gfloat) };
     GcvPlane holes = { self->holes[k], W, H, (gsize) W };
 
-    eye_planes (e, &out, &scratch, &zbuf, &holes, debug, W, H);
+    eye_planes (e, &out, &scratch, &zbuf, &holes, debug, count, W, H);
     if (e->render) {
       if (gcv_dibr_cpu_render (self->cpu, &params, &view, 1, &e->camera, &e->eye.rgba,
               e->eye.depth.data ? &e->eye.depth : NULL, e->eye.holes.data ? &e->eye.holes : NULL, nt, NULL,
               &err) != GCV_OK)
         return gst_cuda_video_filter_backend_failed (filter, "Rendering the view", &err);
+      if (count) {
+        holes_total += gcv_overlay_count (&e->eye.holes, 0xff);
+        n_views++;
+      }
     } else {
       for (y = 0; y < H; y++)
         memcpy ((guint8 *) e->eye.rgba.data + (gsize) y * e->eye.rgba.stride, self->colour + (gsize) y * W * 4,
@@ -1254,16 +1299,21 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
             &out, nt, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "Composing the output", &err);
   }
+  if (count)
+    post_holes (self, out_frame->buffer, n_views, holes_total);
   return GST_FLOW_OK;
 }
 
 /* The same on the GPU: the frame unpacked there, the eyes rendered into
- * the output (direct) or into device scratch, then composed. */
+ * the output (direct) or into device scratch, then composed; with
+ * post-messages each view's holes counted there, the counts read back
+ * with the frame. */
 static GstFlowReturn
 gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter, GstCudaVideoDeviceFrame * in,
     GstCudaVideoDeviceFrame * out)
 {
   GstCudaVideoDibr *self = GST_CUDA_VIDEO_DIBR (filter);
+  DibrResults *r = gst_cuda_video_filter_get_results (filter);
   gpointer stream = gst_cuda_video_filter_get_stream (filter);
   GcvDibrParams params;
   GstCudaVideoDibrDebug debug;
@@ -1282,6 +1332,8 @@ gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter, GstCudaVideoDev
 
   if (!frame_settings (self, out->info, &params, &debug, &output, &source, eyes, &n_eyes))
     return GST_FLOW_ERROR;
+  r->counted = gst_cuda_video_filter_get_post_messages (filter);
+  r->views = 0;
   packed_frame (self, in->info, in->planes, &packed);
   if (gcv_dibr_cuda_unpack_view (self->cuda, 0, &packed, &source, stream, &err) != GCV_OK
       || gcv_dibr_cuda_view_colour (self->cuda, 0, &colour, &err) != GCV_OK)
@@ -1290,12 +1342,16 @@ gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter, GstCudaVideoDev
     Eye *e = &eyes[k];
 
     eye_planes (e, &out->planes[0], e->render ? &self->dev_eye[k] : &colour, &self->dev_zbuf[k],
-        &self->dev_holes[k], debug, W, H);
+        &self->dev_holes[k], debug, r->counted, W, H);
     if (e->render) {
       if (gcv_dibr_cuda_render (self->cuda, &params, 1, &e->camera, &e->eye.rgba,
               e->eye.depth.data ? &e->eye.depth : NULL, e->eye.holes.data ? &e->eye.holes : NULL, stream,
               &err) != GCV_OK)
         return gst_cuda_video_filter_backend_failed (filter, "Rendering the view", &err);
+      if (r->counted && gcv_overlay_cuda_count (&e->eye.holes, 0xff, (guint64 *) self->dev_count.data + r->views,
+              &r->holes[r->views], stream, &err) != GCV_OK)
+        return gst_cuda_video_filter_backend_failed (filter, "Counting the holes", &err);
+      r->views += r->counted;
     } else if (e->direct) {
       /* the source's colour (alpha 255) as it is */
       if (gcv_cuda_copy_2d (e->eye.rgba.data, e->eye.rgba.stride, colour.data, colour.stride, (gsize) W * 4, H,
@@ -1310,5 +1366,16 @@ gst_cuda_video_dibr_process_device (GstCudaVideoFilter * filter, GstCudaVideoDev
             &out->planes[0], stream, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "Composing the output", &err);
   }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_video_dibr_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results)
+{
+  DibrResults *r = results;
+
+  if (r->counted)
+    post_holes (GST_CUDA_VIDEO_DIBR (filter), buffer, r->views, (r->views > 0 ? r->holes[0] : 0)
+        + (r->views > 1 ? r->holes[1] : 0));
   return GST_FLOW_OK;
 }

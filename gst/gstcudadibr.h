@@ -106,6 +106,7 @@ struct _GstCudaVideoDibr
   /* CUDA: the context and the same eye planes on the device */
   GcvDibrCuda *cuda;
   GcvPlane dev_eye[2], dev_zbuf[2], dev_holes[2];
+  GcvPlane dev_count;           /* post-messages: the eyes' hole counts (2 x guint64) */
 };
 
 struct _GstCudaVideoDibrClass

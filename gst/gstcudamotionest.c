@@ -38,14 +38,29 @@
  *
  * The video passes through unchanged (in place, no copy) unless draw=true
  * paints an arrow per block.  Every buffer leaves with a
- * GstCudaVideoMotionMeta (public header gstcudamotionmeta.h): block and grid
- * size, and per block x, y, dx, dy in quarter pixels and the SAD; the first
+ * GstCudaVideoMotionMeta (libgstcudavideo-1.0; in Python the GstCudaVideo
+ * typelib): block and grid size, the frame's and the reference's
+ * timestamps, and per block x, y, dx, dy in quarter pixels and the SAD; the first
  * frame, and the first after a FLUSH or a caps change, has no previous
  * frame: its meta says has-reference=false and carries zero vectors.  With
  * location set, each frame's vectors are also written to a regular file as
  * one JSON object per line (dx, dy in pixels there): emptied when the
  * element starts (unless append=true), complete when EOS leaves the
  * element, and a line that cannot be written is an error.
+ *
+ * From GStreamer 1.24 on the meta also crosses into other processes:
+ * through unixfdsink as it is, through cudaipcsink (which forwards custom
+ * metas only) with ipc-meta=true, the reader unpacking it.
+ *
+ * With post-messages=true each frame posts an element message "motionest":
+ * "frame" (guint64), "has-reference" (boolean), "blocks" (guint), "moved"
+ * (guint, blocks whose vector is not (0, 0)), "mean-dx", "mean-dy" (double,
+ * pixels, over the moved blocks), the longest vector's block "largest-x",
+ * "largest-y" and its "largest-dx", "largest-dy", "largest-length"
+ * (double, pixels), the "dominant-dx", "dominant-dy" (double, pixels: the
+ * vector most moved blocks share, the camera's pan when the background
+ * dominates) and "dominant-count" (guint), all 0 when no block moved, and
+ * level's "timestamp", "stream-time", "running-time", "duration" (guint64).
  *
  * Blocks in the last column and row are clipped to the frame when the block
  * size does not divide it; a displacement is only tried when the whole
@@ -101,6 +116,8 @@ enum
   PROP_SUBPEL,
   PROP_METHOD,
   PROP_ZERO_THRESHOLD,
+  PROP_POST_MESSAGES,
+  PROP_IPC_META,
   PROP_DRAW,
   PROP_LOCATION,
   PROP_APPEND,
@@ -280,6 +297,8 @@ gst_cuda_video_motion_est_class_init (GstCudaVideoMotionEstClass * klass)
           "A block whose best match differs by at most this much per pixel on average "
           "reports no motion (the paper's C, e.g. 4; 0 = off)",
           0.0, 255.0, DEFAULT_PROP_ZERO_THRESHOLD, rw));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "motionest");
+  g_object_class_install_property (gobject_class, PROP_IPC_META, gst_cuda_motion_ipc_meta_pspec ());
   g_object_class_install_property (gobject_class, PROP_DRAW,
       g_param_spec_boolean ("draw", "Draw",
           "Paint an arrow per block (green) from its centre along its vector",
@@ -325,6 +344,7 @@ gst_cuda_video_motion_est_init (GstCudaVideoMotionEst * self)
   self->params.method = DEFAULT_PROP_METHOD;
   self->params.zero_threshold = DEFAULT_PROP_ZERO_THRESHOLD;
   self->draw = DEFAULT_PROP_DRAW;
+  self->ipc_meta = DEFAULT_PROP_IPC_META;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
   self->append = DEFAULT_PROP_APPEND;
   self->devices = g_strdup (DEFAULT_PROP_DEVICES);
@@ -409,6 +429,14 @@ gst_cuda_video_motion_est_set_property (GObject * object, guint prop_id, const G
     case PROP_ZERO_THRESHOLD:
       self->params.zero_threshold = g_value_get_double (value);
       break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
+    case PROP_IPC_META:
+      if (g_value_get_boolean (value) && (refused = gst_cuda_motion_ipc_meta_unsupported ()) != NULL)
+        break;
+      self->ipc_meta = g_value_get_boolean (value);
+      break;
     case PROP_DRAW:
       self->draw = g_value_get_boolean (value);
       break;
@@ -473,6 +501,12 @@ gst_cuda_video_motion_est_get_property (GObject * object, guint prop_id, GValue 
       break;
     case PROP_ZERO_THRESHOLD:
       g_value_set_double (value, self->params.zero_threshold);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
+      break;
+    case PROP_IPC_META:
+      g_value_set_boolean (value, self->ipc_meta);
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);
@@ -568,6 +602,7 @@ typedef struct
   guint64 number;
   GcvMotionParams params;
   gboolean has_reference;
+  GstClockTime reference_pts;
   gboolean draw;
   GcvCudaEvent *done;           /* serial: the searching context's event, else NULL */
   GcvMotionVector vectors[];    /* the grid of the frame's params */
@@ -740,13 +775,20 @@ gst_cuda_video_motion_est_writes (GstCudaVideoFilter * filter)
  * buffer is mapped here if it must be drawn on). */
 static GstFlowReturn
 complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame * frame, guint64 number,
-    const GcvMotionParams * params, gboolean has_reference, gboolean draw, GcvMotionVector * vectors)
+    GstClockTime reference_pts, const GcvMotionParams * params, gboolean has_reference, gboolean draw,
+    GcvMotionVector * vectors)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   GstCudaMotionFrameInfo info;
 
+  info.source = GST_OBJECT_NAME (self);
+  GST_OBJECT_LOCK (self);
+  info.pack = self->ipc_meta;
+  GST_OBJECT_UNLOCK (self);
   info.has_reference = has_reference;
   info.frame = number;
+  info.pts = GST_BUFFER_PTS (buffer);
+  info.reference_pts = reference_pts;
   info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
   info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   info.params = params;
@@ -769,6 +811,8 @@ complete_frame (GstCudaVideoMotionEst * self, GstBuffer * buffer, GstVideoFrame 
     }
   }
   gst_cuda_motion_meta_add (buffer, &info, vectors);
+  if (gst_cuda_video_filter_get_post_messages (filter))
+    gst_cuda_video_filter_post_results (filter, buffer, gst_cuda_motion_summary_blocks (&info, vectors));
   if (self->export != NULL && !gst_cuda_motion_export_vectors (self->export, GST_ELEMENT (self), &info,
           GST_BUFFER_PTS (buffer), vectors))
     return GST_FLOW_ERROR;
@@ -881,6 +925,8 @@ gst_cuda_video_motion_est_process_device (GstCudaVideoFilter * filter, GstCudaVi
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   r->number = self->frame_number++;
   r->has_reference = self->has_reference;
+  r->reference_pts = self->reference_pts;
+  self->reference_pts = frame->buffer ? GST_BUFFER_PTS (frame->buffer) : GST_CLOCK_TIME_NONE;
   r->done = NULL;
   ok = self->serial ? search_serial (self, &luma, r, &error) : search_parallel (self, &luma, r, &error);
   if (!ok)
@@ -899,7 +945,8 @@ gst_cuda_video_motion_est_complete (GstCudaVideoFilter * filter, GstBuffer * buf
 
   if (r->done && gcv_cuda_event_sync (r->done, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Reading back the motion vectors", &err);
-  return complete_frame (self, buffer, NULL, r->number, &r->params, r->has_reference, r->draw, r->vectors);
+  return complete_frame (self, buffer, NULL, r->number, r->reference_pts, &r->params, r->has_reference, r->draw,
+      r->vectors);
 }
 
 static GstFlowReturn
@@ -909,6 +956,7 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GcvMotionParams params;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
+  GstClockTime reference_pts;
   GcvPlane luma;
   gboolean draw;
 
@@ -918,18 +966,20 @@ gst_cuda_video_motion_est_process (GstCudaVideoFilter * filter, GstVideoFrame * 
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   /* the frame was mapped for the snapshot writes_in_place took */
   draw = self->frame_draw;
+  reference_pts = self->reference_pts;
+  self->reference_pts = GST_BUFFER_PTS (frame->buffer);
   if (!self->has_reference) {
     if (gcv_motion_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
-    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, &params, FALSE,
-        draw, self->vectors);
+    return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, reference_pts,
+        &params, FALSE, draw, self->vectors);
   }
   if (gcv_motion_cpu_process (self->cpu, &params, &luma, self->vectors,
           gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Searching the motion vectors", &err);
-  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, &params, TRUE, draw,
-      self->vectors);
+  return complete_frame (self, frame->buffer, draw ? frame : NULL, self->frame_number++, reference_pts,
+      &params, TRUE, draw, self->vectors);
 }
 
 static void

@@ -58,6 +58,7 @@ struct _GstCudaVideoMotionEst
   /* properties, under the object lock */
   GcvMotionParams params;
   gboolean draw;
+  gboolean ipc_meta;
   gchar *location;
   gboolean append;
   gchar *devices;               /* as set; "" = the element's device */
@@ -67,6 +68,7 @@ struct _GstCudaVideoMotionEst
   GstCudaMotionExport *export;  /* location's file, from start to stop */
   guint64 frame_number;         /* frames since start, counted on arrival */
   gboolean has_reference;
+  GstClockTime reference_pts;   /* the timestamp of the reference frame */
   gboolean frame_draw;          /* draw snapshot of the frame being mapped */
   GcvMotionVector *vectors;     /* the whole grid for 4x4 blocks */
   guint8 *mask;                 /* draw: frame-size GRAY8 */

@@ -46,6 +46,17 @@
  * jumping from frame to frame.  With mask-alpha=true an alpha of 0 marks
  * pixels to remove first and 255 pixels to keep.
  *
+ * With post-messages=true each frame the element carves posts an element
+ * message "seamcarve": "width-change", "height-change" (int, output minus
+ * input: -k when k seams were removed, +k when k were duplicated),
+ * "seam-pixels" (guint64, the input pixels the seams went through),
+ * "seam-energy" (double, their mean eq. 1 energy |dI/dx| + |dI/dy| of the
+ * luma in the input frame, whatever the energy property), "frame-energy"
+ * (double, the mean of the same over the whole input frame: how far below
+ * it the seams stayed) and level's "timestamp", "stream-time",
+ * "running-time" and "duration" (guint64).  On the GPU the sums are made
+ * there and only they come back.
+ *
  * Formats: GRAY8, Y444 and the 4-byte RGB formats.  Subsampled YUV (I420,
  * NV12, ...) is not offered: a seam moves one luma pixel per row, which a
  * 2x2 chroma sample cannot follow without smearing colour across the seam;
@@ -92,6 +103,7 @@ enum
   PROP_TEMPORAL_COHERENCE,
   PROP_MASK_ALPHA,
   PROP_SHOW_SEAMS,
+  PROP_POST_MESSAGES,
 };
 
 #define DEFAULT_PROP_WIDTH 0
@@ -103,6 +115,14 @@ enum
 #define DEFAULT_PROP_TEMPORAL_COHERENCE 0.0
 #define DEFAULT_PROP_MASK_ALPHA FALSE
 #define DEFAULT_PROP_SHOW_SEAMS FALSE
+
+/* What a frame's device work leaves for complete (page-locked, one per
+ * frame in flight): with post-messages, the seams' energy sums. */
+typedef struct
+{
+  gboolean counted;
+  GcvSeamEnergySums sums;
+} SeamResults;
 
 /* colours of show-seams (ARGB) */
 #define WIDTH_SEAM_COLOUR 0xffff0000
@@ -195,6 +215,8 @@ static GstCaps *gst_cuda_video_seam_carve_fixate_caps (GstBaseTransform * trans,
 static gboolean gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter,
     GstCudaVideoBackend backend, GError ** error);
 static void gst_cuda_video_seam_carve_teardown (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_seam_carve_complete (GstCudaVideoFilter * filter, GstBuffer * buffer,
+    gpointer results);
 static GstFlowReturn gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter,
     GstCudaVideoDeviceFrame * in, GstCudaVideoDeviceFrame * out);
 static GstFlowReturn gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter,
@@ -253,6 +275,7 @@ gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
           "Debug: output input-size frames with the seams painted (width seams red, height "
           "seams green); the target size then comes from the width and height properties",
           DEFAULT_PROP_SHOW_SEAMS, rw));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "seamcarve");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -266,6 +289,7 @@ gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_teardown);
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process);
   filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process_device);
+  filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_complete);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_reset);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_CARVE, 0);
@@ -329,6 +353,9 @@ gst_cuda_video_seam_carve_set_property (GObject * object, guint prop_id, const G
       renegotiate = self->show_seams != g_value_get_boolean (value);
       self->show_seams = g_value_get_boolean (value);
       break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -373,6 +400,9 @@ gst_cuda_video_seam_carve_get_property (GObject * object, guint prop_id, GValue 
       break;
     case PROP_SHOW_SEAMS:
       g_value_set_boolean (value, self->show_seams);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -541,20 +571,22 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
       self->showing ? " (showing the seams)" : "",
       backend == GST_CUDA_VIDEO_BACKEND_CUDA ? "GPU" : "CPU");
 
+  /* the seam mask is made for show-seams and, as post-messages may be
+   * switched on while playing, always */
   if (backend == GST_CUDA_VIDEO_BACKEND_CUDA) {
     self->cuda = gcv_seam_cuda_new (geom, &err);
     if (self->cuda == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
-    return !self->showing || gst_cuda_video_filter_device_alloc (filter, geom->in_width, geom->in_height,
-        &self->dev_mask, geom->in_width, error);
+    gst_cuda_video_filter_set_results_size (filter, sizeof (SeamResults));
+    return gst_cuda_video_filter_device_alloc (filter, geom->in_width, geom->in_height, &self->dev_mask,
+        geom->in_width, error) && gst_cuda_video_filter_device_alloc (filter, sizeof (GcvSeamEnergySums), 1,
+        &self->dev_sums, 1, error);
   }
-  if (self->showing) {
-    self->host_mask = g_try_malloc ((gsize) 2 * geom->in_width * geom->in_height);
-    if (self->host_mask == NULL) {
-      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-          "no memory for a %dx%d seam mask", geom->in_width, geom->in_height);
-      return FALSE;
-    }
+  self->host_mask = g_try_malloc ((gsize) 2 * geom->in_width * geom->in_height);
+  if (self->host_mask == NULL) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "no memory for a %dx%d seam mask", geom->in_width, geom->in_height);
+    return FALSE;
   }
   self->cpu = gcv_seam_cpu_new (geom, &err);
   return self->cpu != NULL || gst_cuda_video_filter_set_error (error, &err);
@@ -593,6 +625,21 @@ static const struct
   {GCV_SEAM_MASK_WIDTH, WIDTH_SEAM_COLOUR},
   {GCV_SEAM_MASK_HEIGHT, HEIGHT_SEAM_COLOUR},
 };
+
+/* Posts the "seamcarve" message of a carve with @sums. */
+static void
+post_seams (GstCudaVideoSeamCarve * self, GstBuffer * buffer, const GcvSeamEnergySums * sums)
+{
+  const GcvSeamGeometry *g = &self->geom;
+
+  gst_cuda_video_filter_post_results (GST_CUDA_VIDEO_FILTER (self), buffer, gst_structure_new ("seamcarve",
+          "width-change", G_TYPE_INT, g->out_width - g->in_width,
+          "height-change", G_TYPE_INT, g->out_height - g->in_height,
+          "seam-pixels", G_TYPE_UINT64, sums->seam_pixels,
+          "seam-energy", G_TYPE_DOUBLE, sums->seam_pixels ? (gdouble) sums->seam_energy / sums->seam_pixels : 0.0,
+          "frame-energy", G_TYPE_DOUBLE, (gdouble) sums->frame_energy / ((gdouble) g->in_width * g->in_height),
+          NULL));
+}
 
 /* show-seams: the input, with width seams and height seams painted in
  * their colours (the mask holds GCV_SEAM_MASK_* bits). */
@@ -636,6 +683,7 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   GcvPlane in[GCV_SEAM_MAX_PLANES], out[GCV_SEAM_MAX_PLANES];
   GcvPlane mask = { self->host_mask, geom->in_width, geom->in_height, geom->in_width };
   GcvError err = { GCV_OK, "" };
+  gboolean count = gst_cuda_video_filter_get_post_messages (filter);
 
   if (!frame_params (self, &params))
     return GST_FLOW_ERROR;
@@ -643,8 +691,13 @@ gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter, GstVideoFrame * 
   gst_cuda_video_filter_frame_planes (in_frame, geom->n_planes, in);
   gst_cuda_video_filter_frame_planes (out_frame, geom->n_planes, out);
   if (gcv_seam_cpu_process (self->cpu, &params, in, self->showing ? NULL : out,
-          self->showing ? &mask : NULL, gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
+          self->showing || count ? &mask : NULL, gst_cuda_video_filter_get_n_threads (filter), &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (filter, "Seam carving", &err);
+  if (count) {
+    GcvSeamEnergySums sums;
+    gcv_seam_energy_sums (geom, &in[0], &mask, &sums);
+    post_seams (self, out_frame->buffer, &sums);
+  }
   if (self->showing)
     paint_seams (self, in_frame, out_frame);
   return GST_FLOW_OK;
@@ -657,11 +710,14 @@ gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter, GstCudaVi
     GstCudaVideoDeviceFrame * out)
 {
   GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+  SeamResults *r = gst_cuda_video_filter_get_results (filter);
+  gpointer stream = gst_cuda_video_filter_get_stream (filter);
   GcvSeamParams params;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
   guint l;
 
+  r->counted = FALSE;
   if (!frame_params (self, &params))
     return GST_FLOW_ERROR;
 
@@ -672,9 +728,13 @@ gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter, GstCudaVi
       return gst_cuda_video_filter_post_error (filter, "Seam carving", error);
     return GST_FLOW_OK;
   }
+  r->counted = gst_cuda_video_filter_get_post_messages (filter);
   if (gcv_seam_cuda_process (self->cuda, &params, in->planes, self->showing ? NULL : out->planes,
-          self->showing ? &self->dev_mask : NULL, gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+          self->showing || r->counted ? &self->dev_mask : NULL, stream, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (filter, "Seam carving", &err);
+  if (r->counted && gcv_seam_cuda_energy_sums (&self->geom, &in->planes[0], &self->dev_mask, self->dev_sums.data,
+          &r->sums, stream, &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Summing the seams' energy", &err);
   if (!self->showing)
     return GST_FLOW_OK;
   if (!gst_cuda_video_filter_copy_device_frame (filter, in, out, &error))
@@ -683,5 +743,15 @@ gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter, GstCudaVi
     if (!gst_cuda_video_filter_paint_mask_device (filter, out, &self->dev_mask, seam_layers[l].bit,
             seam_layers[l].argb, &error))
       return gst_cuda_video_filter_post_error (filter, "Showing the seams", error);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_video_seam_carve_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results)
+{
+  SeamResults *r = results;
+
+  if (r->counted)
+    post_seams (GST_CUDA_VIDEO_SEAM_CARVE (filter), buffer, &r->sums);
   return GST_FLOW_OK;
 }

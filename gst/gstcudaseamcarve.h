@@ -47,12 +47,13 @@ struct _GstCudaVideoSeamCarve
   GcvSeamGeometry geom;
   gboolean showing;             /* show_seams when the caps were set */
   GcvSeamCpu *cpu;
-  /* show-seams on the CPU: the seam mask (in_width x in_height, packed
-   * rows) and, right after it, the scratch one colour's layer is painted
-   * from */
+  /* show-seams and post-messages on the CPU: the seam mask (in_width x
+   * in_height, packed rows) and, right after it, the scratch one colour's
+   * layer is painted from */
   guint8 *host_mask;
   GcvSeamCuda *cuda;
-  GcvPlane dev_mask;            /* show-seams on the GPU: the seam mask */
+  GcvPlane dev_mask;            /* show-seams and post-messages on the GPU: the seam mask */
+  GcvPlane dev_sums;            /* post-messages on the GPU: GcvSeamEnergySums */
 };
 
 struct _GstCudaVideoSeamCarveClass

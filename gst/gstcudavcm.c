@@ -57,15 +57,31 @@
  *
  * The video passes through unchanged (in place, no copy) unless draw=true
  * paints an arrow per point, from the point along draw-scale times its
- * vector.  Every buffer leaves with a GstCudaVideoMotionMeta (public
- * header gstcudamotionmeta.h) of kind "points": per point x, y, dx, dy
- * and score as 32-bit floats.  The first frame, and the first after a
+ * vector.  Every buffer leaves with a GstCudaVideoMotionMeta
+ * (libgstcudavideo-1.0; in Python the GstCudaVideo typelib) of kind
+ * "points": per point x, y, dx, dy and score as 32-bit floats.  The first frame, and the first after a
  * FLUSH or a caps change, has no previous frame: its meta says
  * has-reference=false and holds no points.  With location set, each
  * frame's points are also written to a regular file as one JSON object per
  * line: emptied when the element starts (unless append=true), complete
  * when EOS leaves the element, and a line that cannot be written is an
  * error.
+ *
+ * From GStreamer 1.24 on the meta also crosses into other processes:
+ * through unixfdsink as it is, through cudaipcsink (which forwards custom
+ * metas only) with ipc-meta=true, the reader unpacking it.
+ *
+ * With post-messages=true each frame posts an element message "vcm":
+ * "frame" (guint64), "has-reference" (boolean), "points" (guint), "moved"
+ * (guint, the points whose vector, rounded to a quarter pixel, is not
+ * (0, 0)), "mean-dx", "mean-dy" (double, pixels, over the moved points),
+ * the longest vector's point "largest-x", "largest-y" and its
+ * "largest-dx", "largest-dy", "largest-length" (double, pixels), the
+ * "dominant-dx", "dominant-dy" (double: the vector most moved points
+ * share, rounded to a quarter pixel) and "dominant-count" (guint), all 0
+ * when no point moved, and level's "timestamp", "stream-time",
+ * "running-time", "duration" (guint64): cudamotionest's "motionest"
+ * message for points.
  *
  * Every property but location and append (NULL and READY states only) may
  * change while playing; the next frame uses the new values.  template-size
@@ -114,6 +130,8 @@ enum
   PROP_SUBPIXEL,
   PROP_REFINE_SIZE,
   PROP_INTEREST,
+  PROP_POST_MESSAGES,
+  PROP_IPC_META,
   PROP_DRAW,
   PROP_DRAW_SCALE,
   PROP_LOCATION,
@@ -241,6 +259,8 @@ gst_cuda_video_vcm_class_init (GstCudaVideoVcmClass * klass)
           "the template's structure tensor, no points on straight edges) or edge (the paper's: "
           "Sobel magnitude / 8)",
           GST_TYPE_CUDA_VIDEO_VCM_INTEREST, DEFAULT_PROP_INTEREST, rw));
+  gst_cuda_video_filter_install_post_messages (gobject_class, PROP_POST_MESSAGES, "vcm");
+  g_object_class_install_property (gobject_class, PROP_IPC_META, gst_cuda_motion_ipc_meta_pspec ());
   g_object_class_install_property (gobject_class, PROP_TEMPLATE_SIZE,
       g_param_spec_int ("template-size", "Template size",
           "Side of the correlation template around each point, pixels (odd; at most "
@@ -322,6 +342,7 @@ gst_cuda_video_vcm_init (GstCudaVideoVcm * self)
 {
   gcv_vcm_params_init (&self->params);
   self->draw = DEFAULT_PROP_DRAW;
+  self->ipc_meta = DEFAULT_PROP_IPC_META;
   self->draw_scale = DEFAULT_PROP_DRAW_SCALE;
   self->location = g_strdup (DEFAULT_PROP_LOCATION);
   self->append = DEFAULT_PROP_APPEND;
@@ -397,6 +418,14 @@ gst_cuda_video_vcm_set_property (GObject * object, guint prop_id, const GValue *
       break;
     case PROP_INTEREST:
       self->params.interest = g_value_get_enum (value);
+      break;
+    case PROP_POST_MESSAGES:
+      gst_cuda_video_filter_set_post_messages (GST_CUDA_VIDEO_FILTER (self), g_value_get_boolean (value));
+      break;
+    case PROP_IPC_META:
+      if (g_value_get_boolean (value) && (refused = gst_cuda_motion_ipc_meta_unsupported ()) != NULL)
+        break;
+      self->ipc_meta = g_value_get_boolean (value);
       break;
     case PROP_REFINE_SIZE:
       v = g_value_get_int (value);
@@ -477,6 +506,12 @@ gst_cuda_video_vcm_get_property (GObject * object, guint prop_id, GValue * value
       break;
     case PROP_INTEREST:
       g_value_set_enum (value, self->params.interest);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, gst_cuda_video_filter_get_post_messages (GST_CUDA_VIDEO_FILTER (self)));
+      break;
+    case PROP_IPC_META:
+      g_value_set_boolean (value, self->ipc_meta);
       break;
     case PROP_DRAW:
       g_value_set_boolean (value, self->draw);
@@ -574,6 +609,7 @@ typedef struct
 {
   GcvVcmParams params;
   gboolean has_reference;
+  GstClockTime reference_pts;
   gboolean draw;
   gint draw_scale;
   gint n_points;
@@ -650,13 +686,20 @@ gst_cuda_video_vcm_writes (GstCudaVideoFilter * filter)
  * buffer is mapped here if it must be drawn on). */
 static GstFlowReturn
 complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * frame, const GcvVcmParams * params,
-    gboolean has_reference, const GcvVcmPoint * points, guint n_points, gboolean draw, gint draw_scale)
+    gboolean has_reference, GstClockTime reference_pts, const GcvVcmPoint * points, guint n_points, gboolean draw,
+    gint draw_scale)
 {
   GstCudaVideoFilter *filter = GST_CUDA_VIDEO_FILTER (self);
   GstCudaMotionPointsInfo info;
 
+  info.source = GST_OBJECT_NAME (self);
+  GST_OBJECT_LOCK (self);
+  info.pack = self->ipc_meta;
+  GST_OBJECT_UNLOCK (self);
   info.has_reference = has_reference;
   info.frame = self->frame_number++;
+  info.pts = GST_BUFFER_PTS (buffer);
+  info.reference_pts = reference_pts;
   info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
   info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   info.params = params;
@@ -677,6 +720,8 @@ complete_frame (GstCudaVideoVcm * self, GstBuffer * buffer, GstVideoFrame * fram
     }
   }
   gst_cuda_motion_meta_add_points (buffer, &info, points, n_points);
+  if (gst_cuda_video_filter_get_post_messages (filter))
+    gst_cuda_video_filter_post_results (filter, buffer, gst_cuda_motion_summary_points (&info, points, n_points));
   if (self->export != NULL && !gst_cuda_motion_export_points (self->export, GST_ELEMENT (self), &info,
           GST_BUFFER_PTS (buffer), points, n_points))
     return GST_FLOW_ERROR;
@@ -712,6 +757,8 @@ gst_cuda_video_vcm_process_device (GstCudaVideoFilter * filter, GstCudaVideoDevi
   if (!gst_cuda_video_filter_luma8_device (filter, frame, &luma, &error))
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   r->has_reference = self->has_reference;
+  r->reference_pts = self->reference_pts;
+  self->reference_pts = frame->buffer ? GST_BUFFER_PTS (frame->buffer) : GST_CLOCK_TIME_NONE;
   r->n_points = 0;
   if (!self->has_reference) {
     if (gcv_vcm_cuda_set_reference (self->cuda, &luma, stream, &err) != GCV_OK)
@@ -729,8 +776,8 @@ gst_cuda_video_vcm_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gp
 {
   VcmResults *r = results;
 
-  return complete_frame (GST_CUDA_VIDEO_VCM (filter), buffer, NULL, &r->params, r->has_reference, r->points,
-      (guint) r->n_points, r->draw, r->draw_scale);
+  return complete_frame (GST_CUDA_VIDEO_VCM (filter), buffer, NULL, &r->params, r->has_reference, r->reference_pts,
+      r->points, (guint) r->n_points, r->draw, r->draw_scale);
 }
 
 static GstFlowReturn
@@ -740,6 +787,7 @@ gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
   GcvVcmParams params;
   GcvError err = { GCV_OK, "" };
   GError *error = NULL;
+  GstClockTime reference_pts;
   GcvPlane luma;
   gboolean draw;
   gint draw_scale;
@@ -751,16 +799,20 @@ gst_cuda_video_vcm_process (GstCudaVideoFilter * filter, GstVideoFrame * frame)
     return gst_cuda_video_filter_post_error (filter, "Reading the luma", error);
   /* the frame was mapped for the snapshot writes_in_place took */
   draw = self->frame_draw;
+  reference_pts = self->reference_pts;
+  self->reference_pts = GST_BUFFER_PTS (frame->buffer);
   if (!self->has_reference) {
     if (gcv_vcm_cpu_set_reference (self->cpu, &luma, &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Storing the first frame", &err);
     self->has_reference = TRUE;
-    return complete_frame (self, frame->buffer, frame, &params, FALSE, self->points, 0, draw, draw_scale);
+    return complete_frame (self, frame->buffer, frame, &params, FALSE, reference_pts, self->points, 0, draw,
+        draw_scale);
   }
   if (gcv_vcm_cpu_process (self->cpu, &params, &luma, self->points, &n,
           gst_cuda_video_filter_get_n_threads (filter), NULL, &err) != GCV_OK)
     return gst_cuda_video_filter_backend_failed (GST_CUDA_VIDEO_FILTER (self), "Tracking the points", &err);
-  return complete_frame (self, frame->buffer, frame, &params, TRUE, self->points, (guint) n, draw, draw_scale);
+  return complete_frame (self, frame->buffer, frame, &params, TRUE, reference_pts, self->points, (guint) n, draw,
+      draw_scale);
 }
 
 static void

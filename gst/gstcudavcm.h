@@ -54,6 +54,7 @@ struct _GstCudaVideoVcm
   /* properties, under the object lock */
   GcvVcmParams params;
   gboolean draw;
+  gboolean ipc_meta;
   gint draw_scale;
   gchar *location;
   gboolean append;
@@ -62,6 +63,7 @@ struct _GstCudaVideoVcm
   GstCudaMotionExport *export;  /* location's file, from start to stop */
   guint64 frame_number;         /* frames since start, counted on arrival */
   gboolean has_reference;
+  GstClockTime reference_pts;   /* the timestamp of the reference frame */
   gboolean frame_draw;          /* draw snapshot of the frame being mapped */
   GcvVcmPoint *points;          /* room for GCV_VCM_MAX_POINTS */
   guint8 *mask;                 /* draw: frame-size GRAY8 */

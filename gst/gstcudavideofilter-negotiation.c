@@ -165,25 +165,35 @@ static const gchar *const geometry_tags[] = {
   GST_META_TAG_VIDEO_STR, GST_META_TAG_VIDEO_SIZE_STR, GST_META_TAG_VIDEO_ORIENTATION_STR, NULL
 };
 
+/* Whether @meta is tagged with nothing but video / size / orientation
+ * (regions of interest, our motion vectors): true of any frame with the
+ * same geometry. */
+static gboolean
+meta_is_geometric (GstMeta * meta)
+{
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+  guint i;
+
+  for (i = 0; tags != NULL && tags[i] != NULL; i++)
+    if (!g_strv_contains (geometry_tags, tags[i]))
+      return FALSE;
+  return TRUE;
+}
+
 /* Whether @meta of an input frame stays true of the output frame: tagless
- * metas always, and, when the output has the input's size, those tagged
- * only video / size / orientation (regions of interest, our motion
- * vectors). */
+ * metas always, and, when the output has the input's size, the geometric
+ * ones. */
 static gboolean
 meta_survives (GstCudaVideoFilter * self, GstMeta * meta)
 {
   const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
-  guint i;
 
   if (tags == NULL || tags[0] == NULL)
     return TRUE;
   if (GST_VIDEO_INFO_WIDTH (&self->in_info) != GST_VIDEO_INFO_WIDTH (&self->out_info)
       || GST_VIDEO_INFO_HEIGHT (&self->in_info) != GST_VIDEO_INFO_HEIGHT (&self->out_info))
     return FALSE;
-  for (i = 0; tags[i] != NULL; i++)
-    if (!g_strv_contains (geometry_tags, tags[i]))
-      return FALSE;
-  return TRUE;
+  return meta_is_geometric (meta);
 }
 
 gboolean
@@ -197,10 +207,20 @@ gst_cuda_video_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outb
    * the metas of the frame it is centred on itself (copy_metas) */
   if (klass->latency_frames && klass->latency_frames (self) > 0)
     return FALSE;
-  if (!meta_survives (self, meta))
-    return FALSE;
-  GST_LOG_OBJECT (self, "keeping %s", g_type_name (meta->info->api));
-  return TRUE;
+  if (meta_survives (self, meta)) {
+    GST_LOG_OBJECT (self, "keeping %s", g_type_name (meta->info->api));
+    return TRUE;
+  }
+  /* a scaler adds the meta rescaled itself, as videoscale does (and the
+   * meta, told the sizes, may decline) */
+  if (klass->scales_frame && meta_is_geometric (meta) && meta->info->transform_func != NULL
+      && gst_meta_api_type_has_tag (meta->info->api, g_quark_from_static_string (GST_META_TAG_VIDEO_SIZE_STR))) {
+    GstVideoMetaTransform scale = { &self->in_info, &self->out_info };
+
+    if (meta->info->transform_func (outbuf, meta, inbuf, gst_video_meta_transform_scale_get_quark (), &scale))
+      GST_LOG_OBJECT (self, "rescaled %s", g_type_name (meta->info->api));
+  }
+  return FALSE;
 }
 
 void

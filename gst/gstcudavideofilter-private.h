@@ -18,7 +18,8 @@
  *   gstcudavideofilter.c              class, properties, start / stop /
  *                                     set_caps, events and queries,
  *                                     registration of the cuda / cpu pairs
- *   gstcudavideofilter-settings.c     the settings policy, error posting
+ *   gstcudavideofilter-settings.c     the settings policy, error posting,
+ *                                     results on the bus
  *   gstcudavideofilter-device.c       device, context, streams, peers
  *   gstcudavideofilter-negotiation.c  caps, allocation queries, metas
  *   gstcudavideofilter-inflight.c     slots, submitting, completing and
@@ -107,6 +108,7 @@ struct _GstCudaVideoFilterPrivate
   gboolean fallback;
   guint n_threads;
   gint async_depth;
+  gint post_messages;           /* atomic: for elements that install post-messages */
 
   /* state, streaming thread (and start/stop) */
   GstCudaVideoBackend backend;

@@ -11,8 +11,8 @@
  * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
  * Library General Public License for more details.
  */
-/* The settings policy (refused values, unusable combinations) and how backend
- * failures become element errors. */
+/* The settings policy (refused values, unusable combinations), how backend
+ * failures become element errors, and results posted on the bus. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -153,4 +153,53 @@ gst_cuda_video_filter_backend_failed (GstCudaVideoFilter * self, const gchar * w
 
   gst_cuda_video_filter_set_error (&error, err);
   return gst_cuda_video_filter_post_error (self, what, error);
+}
+
+/* ---- results on the bus ----------------------------------------------- */
+
+void
+gst_cuda_video_filter_install_post_messages (GObjectClass * klass, guint prop_id, const gchar * message)
+{
+  /* the blurb lives as long as the class: interned */
+  gchar *blurb = g_strdup_printf ("Post an element message \"%s\" with a summary of each frame's results "
+      "on the bus", message);
+
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_boolean ("post-messages", "Post messages", g_intern_string (blurb), FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_NAME | G_PARAM_STATIC_NICK | G_PARAM_STATIC_BLURB
+          | GST_PARAM_MUTABLE_PLAYING));
+  g_free (blurb);
+}
+
+/* atomic rather than under the object lock: the elements' set_property
+ * hold that lock around their switch */
+void
+gst_cuda_video_filter_set_post_messages (GstCudaVideoFilter * self, gboolean post)
+{
+  g_atomic_int_set (&self->priv->post_messages, post ? 1 : 0);
+}
+
+gboolean
+gst_cuda_video_filter_get_post_messages (GstCudaVideoFilter * self)
+{
+  return g_atomic_int_get (&self->priv->post_messages) != 0;
+}
+
+void
+gst_cuda_video_filter_post_results (GstCudaVideoFilter * self, GstBuffer * buffer, GstStructure * results)
+{
+  GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  GstClockTime pts = GST_BUFFER_PTS (buffer);
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE, running_time = GST_CLOCK_TIME_NONE;
+
+  if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
+    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
+    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
+  }
+  gst_structure_set (results,
+      "timestamp", G_TYPE_UINT64, pts,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer), NULL);
+  gst_element_post_message (GST_ELEMENT (self), gst_message_new_element (GST_OBJECT (self), results));
 }

@@ -149,6 +149,11 @@ struct _GstCudaVideoFilter
  *     the cuda-device-id and fallback the base class gives it: the cpu*
  *     element does not show them.  The element's set / get_property take
  *     them by their property ids as their own.  May be NULL.
+ * @scales_frame: the output is the whole input frame scaled to the output
+ *     size (no crop, no border): metas tagged with the frame's size (and
+ *     nothing but video, size and orientation) are rescaled by their
+ *     transform function (GstVideoMetaTransform), as videoscale does,
+ *     where other elements that change the size drop them.
  */
 struct _GstCudaVideoFilterClass
 {
@@ -173,6 +178,7 @@ struct _GstCudaVideoFilterClass
   gboolean (*writes_in_place) (GstCudaVideoFilter * filter);
   gchar *(*caps_problem) (GstCudaVideoFilter * filter, GstCaps * caps);
   void (*install_cuda_properties) (GObjectClass * klass);
+  gboolean scales_frame;
 };
 
 GType gst_cuda_video_filter_get_type (void);
@@ -389,6 +395,23 @@ GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, con
 #define GST_CUDA_VIDEO_CAPS_MAKE_MAX(formats, max) "video/x-raw, format = (string) " formats ", " \
   "width = (int) [ 1, " G_STRINGIFY (max) " ], height = (int) [ 1, " G_STRINGIFY (max) " ], " \
   "framerate = " GST_VIDEO_FPS_RANGE
+
+/* Results on the bus, for elements whose result is more than pixels
+ * (motion vectors, edge counts, ...): a "post-messages" property (default
+ * FALSE, as level's) that the element installs with
+ * gst_cuda_video_filter_install_post_messages() and hands to
+ * gst_cuda_video_filter_set_post_messages() / _get_post_messages() in its
+ * set / get_property (atomic: safe under the object lock and from the
+ * streaming thread).  @message names the element messages (the same for
+ * the cuda and cpu twin), for the property's blurb. */
+void gst_cuda_video_filter_install_post_messages (GObjectClass * klass, guint prop_id, const gchar * message);
+void gst_cuda_video_filter_set_post_messages (GstCudaVideoFilter * filter, gboolean post);
+gboolean gst_cuda_video_filter_get_post_messages (GstCudaVideoFilter * filter);
+/* Posts @results (taken; its name is the message's) as an element message
+ * of @filter about @buffer, with level's timestamp fields added:
+ * "timestamp", "stream-time", "running-time" and "duration" (guint64
+ * nanoseconds, GST_CLOCK_TIME_NONE where unknown). */
+void gst_cuda_video_filter_post_results (GstCudaVideoFilter * filter, GstBuffer * buffer, GstStructure * results);
 
 /* The settings policy every element follows:
  *  - a setter takes any value its GParamSpec allows (enums for discrete

@@ -379,6 +379,20 @@ gcv_overlay_cuda_component (const GcvComponent * comp, const GcvPlane * mask, ui
   return GCV_ERROR_NO_DEVICE;
 }
 
+GcvStatus
+gcv_overlay_cuda_count (const GcvPlane * mask, uint8_t bits, uint64_t * dev_count, uint64_t * host_count, void *stream, GcvError * err)
+{
+  gcv_cuda_unavailable (err);
+  return GCV_ERROR_NO_DEVICE;
+}
+
+GcvStatus
+gcv_seam_cuda_energy_sums (const GcvSeamGeometry * geom, const GcvPlane * in0, const GcvPlane * mask, GcvSeamEnergySums * dev_sums, GcvSeamEnergySums * host_sums, void *stream, GcvError * err)
+{
+  gcv_cuda_unavailable (err);
+  return GCV_ERROR_NO_DEVICE;
+}
+
 GcvSeamCuda *
 gcv_seam_cuda_new (const GcvSeamGeometry * geom, GcvError * err)
 {

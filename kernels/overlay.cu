@@ -5,6 +5,9 @@
  * cpu/overlay.h's gcv_overlay_covered and gcv_overlay_blend, compiled for
  * the device, so both backends paint the same bytes.
  *
+ * It also counts a mask's pixels on the device (gcv_overlay_cuda_count),
+ * the twin of gcv_overlay_count, for the elements' post-messages.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "overlay.h"
@@ -39,6 +42,24 @@ overlay_component_kernel (uint8_t * __restrict__ comp, size_t comp_stride, int p
   if (gcv_overlay_covered (mask, mask_stride, mask_w, mask_h, x, y, xs, ys, bits))
     gcv_overlay_blend (comp + (size_t) y * comp_stride + (size_t) x * pixel_stride, depth16, low_bits, value,
         alpha);
+}
+
+/* One thread per mask pixel (x, y), 32 x 8 pixels a block, a warp 32
+ * consecutive pixels of one row: the warp's ballot of the pixels with
+ * (m & bits) != 0 (pixels past the mask's edge vote 0, so that every lane
+ * takes part) and one 64-bit atomic add of its population count per warp
+ * into *count.  Integer counts: any order of the adds gives the same sum,
+ * the host's gcv_overlay_count. */
+__global__ void __launch_bounds__ (BLOCK_W * BLOCK_H)
+count_kernel (const uint8_t * __restrict__ mask, size_t stride, int w, int h, uint8_t bits,
+    unsigned long long *count)
+{
+  int x = blockIdx.x * BLOCK_W + threadIdx.x, y = blockIdx.y * BLOCK_H + threadIdx.y;
+  int hit = x < w && y < h && (mask[(size_t) y * stride + x] & bits) != 0;
+  unsigned int votes = __ballot_sync (0xffffffffu, hit);
+
+  if (threadIdx.x == 0 && votes != 0)
+    atomicAdd (count, (unsigned long long) __popc (votes));
 }
 
 /* Samples from n on cover no mask pixel: ceil (mask_size / 2^shift),
@@ -88,5 +109,38 @@ gcv_overlay_cuda_component (const GcvComponent * comp, const GcvPlane * mask, ui
       comp->pixel_stride, w, h, comp->x_shift, comp->y_shift, comp->depth16, comp->low_bits,
       (const uint8_t *) mask->data, mask->stride, mask->width, mask->height, mask_bits, value, alpha);
   GCV_CUDA_LAUNCHED (err, "overlay: component kernel launch");
+  return GCV_OK;
+}
+
+extern "C" GcvStatus
+gcv_overlay_cuda_count (const GcvPlane * mask, uint8_t bits, uint64_t * dev_count, uint64_t * host_count,
+    void *stream, GcvError * err)
+{
+  cudaStream_t s = (cudaStream_t) stream;
+
+  if (mask == NULL || dev_count == NULL || host_count == NULL || mask->width < 0 || mask->height < 0) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "overlay: count of no mask or of a %dx%d mask",
+        mask ? mask->width : 0, mask ? mask->height : 0);
+    return GCV_ERROR_INVALID;
+  }
+  dim3 block (BLOCK_W, BLOCK_H), grid ((mask->width + BLOCK_W - 1) / BLOCK_W,
+      (mask->height + BLOCK_H - 1) / BLOCK_H);
+  if (grid.y > MAX_GRID_Y) {
+    gcv_error_set (err, GCV_ERROR_INVALID, "overlay: count of a mask of %d rows (at most %d)", mask->height,
+        MAX_GRID_Y * BLOCK_H);
+    return GCV_ERROR_INVALID;
+  }
+  GCV_CUDA_TRY (cudaMemsetAsync (dev_count, 0, sizeof (*dev_count), s), err, "overlay: clearing the count");
+  if (mask->width > 0 && mask->height > 0 && bits != 0) {
+    if (mask->data == NULL) {
+      gcv_error_set (err, GCV_ERROR_INVALID, "overlay: count of a mask without data");
+      return GCV_ERROR_INVALID;
+    }
+    count_kernel <<<grid, block, 0, s>>> ((const uint8_t *) mask->data, mask->stride, mask->width,
+        mask->height, bits, (unsigned long long *) dev_count);
+    GCV_CUDA_LAUNCHED (err, "overlay: count kernel launch");
+  }
+  GCV_CUDA_TRY (cudaMemcpyAsync (host_count, dev_count, sizeof (*host_count), cudaMemcpyDeviceToHost, s), err,
+      "overlay: reading back the count");
   return GCV_OK;
 }

@@ -6,6 +6,9 @@
 #      CUDA parity test (quick mode: every kernel instantiation)
 #   3. cuda* vs cpu* elements through gst-launch (scripts/gpu-smoke.sh)
 #   4. the benchmark, table + JSON
+#   5. the motion metas across processes through cudaipcsink / cudaipcsrc
+#      (tests/check/ipc_motion.py --cuda: needs a build against GStreamer
+#      >= 1.24 with its nvcodec; skipped, not failed, on older ones)
 # Logs go to $OUT (or ./gpu-proof-out).  Exit status: number of failed steps.
 # STEPS selects steps (default "test sanitize smoke bench"); SANITIZE lists
 # the CUDA test programs for step 2 (default: every tests/*-cuda-test built)
@@ -19,7 +22,7 @@ mkdir -p "$OUT"
 source .gpu-runtime/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst
 failed=0
-STEPS=${STEPS:-test sanitize smoke bench}
+STEPS=${STEPS:-test sanitize smoke bench ipc}
 step() { echo "== $1: $2"; [ "$2" = ok ] || failed=$((failed + 1)); }
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 
@@ -57,5 +60,14 @@ want bench && for b in ${BENCH:-canny bsplinescale conv3d seamcarve}; do
     && step "benchmark $b" ok || step "benchmark $b" FAILED
   cat "$OUT/bench-$b.txt"
 done
+if want ipc; then
+  GI_TYPELIB_PATH=$PWD/$B/gst/cudavideo${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH} \
+  LD_LIBRARY_PATH=$PWD/$B/gst/cudavideo${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+    /usr/bin/python3 tests/check/ipc_motion.py --cuda > "$OUT/ipc-cuda.txt" 2>&1
+  rc=$?
+  tail -3 "$OUT/ipc-cuda.txt"
+  if [ $rc -eq 77 ]; then echo "== cudaipc motion metas: skipped"; else
+    [ $rc -eq 0 ] && step "cudaipc motion metas" ok || step "cudaipc motion metas" FAILED; fi
+fi
 echo "gpu-proof: $failed step(s) failed"
 exit $failed

@@ -40,7 +40,11 @@ else
 fi
 
 # gstreamer1.0-x: a window for autovideosink (without it the examples'
-# autovideosink quietly falls back to a fake sink and shows nothing)
+# autovideosink quietly falls back to a fake sink and shows nothing);
+# gobject-introspection, libgirepository1.0-dev: the GstCudaVideo-1.0
+# typelib Python reads the results with; python3-gst-1.0 (gst-python's
+# overrides: Gst.Buffer.map gives a memoryview) and python3-numpy: the
+# records as arrays without a copy (tests and examples)
 packages=(
   meson ninja-build pkg-config gcc g++
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
@@ -50,6 +54,7 @@ packages=(
   libjson-glib-dev
   locales
   python3-gi gir1.2-gstreamer-1.0
+  gobject-introspection libgirepository1.0-dev python3-gst-1.0 python3-numpy
 )
 # with the CUDA kernels: GStreamer's CUDA library (gst-plugins-bad), for
 # memory:CUDAMemory and a CUDA context shared with cudaupload, the NVDEC

@@ -15,7 +15,10 @@
  *     component inside larger interleaved rows, padded strides), compared on
  *     the whole frame buffer; and gcv_overlay_component equal to _bits with
  *     mask_bits 0xff.
- * overlay_cuda_test.c checks the CUDA twin against gcv_overlay_component_bits.
+ *  4. gcv_overlay_count on masks with a known number of marked pixels
+ *     (count_params: 1x1 to 1920x1080, padded rows of 0xff that must not
+ *     count, one bit of a layered mask or all).
+ * overlay_cuda_test.c checks the CUDA twins against these.
  *
  * Exit status 0 when everything passes, 1 otherwise.
  *
@@ -204,6 +207,26 @@ test_cases (void)
   free (all);
 }
 
+/* ---- 4. counting marked pixels ------------------------------------------------- */
+
+static void
+test_count (void)
+{
+  for (int i = 0; i < n_count_params; i++) {
+    GcvPlane mask;
+    uint64_t want = count_mask_make (&count_params[i], (uint32_t) i, &mask), got;
+
+    got = gcv_overlay_count (&mask, count_params[i].bits);
+    GCV_TEST_CHECK (got == want, "count of a %dx%d mask (pad %zu, bits 0x%02x): %llu, %llu marked",
+        mask.width, mask.height, count_params[i].pad, count_params[i].bits, (unsigned long long) got,
+        (unsigned long long) want);
+    GCV_TEST_CHECK (gcv_overlay_count (&mask, 0) == 0, "bits 0 must count nothing");
+    GCV_TEST_CHECK (want > 0 || mask.width * mask.height < 3, "%dx%d: no pixel marked", mask.width,
+        mask.height);
+    free (mask.data);
+  }
+}
+
 int
 main (void)
 {
@@ -213,5 +236,6 @@ main (void)
   test_blend_literals ();
   test_single_marks ();
   test_cases ();
+  test_count ();
   return gcv_test_summary (t0);
 }

@@ -191,3 +191,41 @@ overlay_compare (const OverlayCase * c, const char *what, const uint8_t * got, s
       c->name, n, fy, fx, where, got[(size_t) fy * got_stride + fx], want[(size_t) fy * want_stride + fx]);
   return n;
 }
+
+/* 1x1, sizes that are not multiples of a warp or a block, a frame of
+ * several thousand blocks; padded and packed rows; all bits, one bit of a
+ * layered mask, 255 (an edge map) */
+const CountParams count_params[] = {
+  { 1, 1, 0, 0xff }, { 1, 1, 3, 0x01 }, { 3, 5, 1, 0x02 }, { 33, 9, 0, 0xff }, { 31, 17, 7, 0x01 },
+  { 641, 481, 13, 0xff }, { 640, 480, 0, 0x02 }, { 1920, 1080, 64, 0xff }, { 4, 70000, 0, 0xff },
+};
+const int n_count_params = (int) (sizeof (count_params) / sizeof (count_params[0]));
+
+uint64_t
+count_mask_make (const CountParams * p, uint32_t seed, GcvPlane * mask)
+{
+  size_t stride = (size_t) p->w + p->pad, n = (size_t) p->w * p->h, i;
+  uint32_t state = seed * 2654435761u + 1;
+  uint8_t *data = gcv_test_malloc (stride * p->h);
+  uint64_t marked = 0;
+
+  memset (data, 0xff, stride * p->h);
+  for (i = 0; i < n; i++)
+    data[(i / p->w) * stride + i % p->w] = (uint8_t) ((gcv_test_rand (&state) >> 24) & ~p->bits);
+  /* about a third marked, at random places (a place drawn twice counts once) */
+  for (i = 0; i < n / 3 + 1; i++) {
+    size_t k = gcv_test_rand (&state) % n;
+    uint8_t *m = &data[(k / p->w) * stride + k % p->w];
+    if ((*m & p->bits) == 0) {
+      /* one of the bits, or all of them, and random others */
+      uint8_t bit = (uint8_t) (p->bits & (0x01u << ((gcv_test_rand (&state) >> 24) % 8)));
+      *m |= bit ? bit : p->bits;
+      marked++;
+    }
+  }
+  mask->data = data;
+  mask->width = p->w;
+  mask->height = p->h;
+  mask->stride = stride;
+  return marked;
+}

@@ -62,4 +62,18 @@ void overlay_case_free (OverlayCase * c);
 long overlay_compare (const OverlayCase * c, const char *what, const uint8_t * got, size_t got_stride,
     const uint8_t * want, size_t want_stride, size_t row_bytes, int rows);
 
+/* Masks to count (gcv_overlay_count and its CUDA twin): the sizes and the
+ * bits the tests try, and a w x h mask, rows w + pad bytes apart, in which
+ * exactly `marked` pixels, at places drawn from seed, have a value with
+ * (v & bits) != 0; every other pixel has a random value without those
+ * bits, and the padding is 0xff (counted if read).  Free mask->data. */
+typedef struct {
+  int w, h;
+  size_t pad;
+  uint8_t bits;
+} CountParams;
+extern const CountParams count_params[];
+extern const int n_count_params;
+uint64_t count_mask_make (const CountParams * p, uint32_t seed, GcvPlane * mask);
+
 #endif /* GCV_OVERLAY_COMMON_H */

@@ -14,7 +14,11 @@
  * and masks from cudaMallocPitch (padding 0xcd, which must survive) or
  * with the host's stride and its garbage padding (mask padding 0xff, which
  * would paint if read); several paintings of one frame queued on the stream
- * before one synchronisation; and the refused arguments.
+ * before one synchronisation; and the refused arguments.  The count of
+ * marked mask pixels (gcv_overlay_cuda_count) equals the CPU's and the
+ * number the test marked, on every mask of count_params (pitched and
+ * host-stride uploads: padding 0xcd, 0xff), several counts queued before
+ * one synchronisation.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -204,6 +208,61 @@ test_arguments (void)
   }
 }
 
+/* Counts on the device: each mask of count_params in both layouts, its
+ * count and that of bits 0 queued on the stream before one wait. */
+static void
+test_count (void)
+{
+  uint64_t *dev = NULL, *host = gcv_test_pinned_malloc (4 * sizeof (uint64_t));
+  GcvError err;
+
+  memset (&err, 0, sizeof (err));
+  if (gcv_cuda_malloc ((void **) &dev, 4 * sizeof (uint64_t), &err) != GCV_OK) {
+    gcv_test_fail ("count scratch: %s", err.message);
+    gcv_cuda_host_free (host);
+    return;
+  }
+  for (int i = 0; i < n_count_params; i++)
+    for (int pitched = 0; pitched < 2; pitched++) {
+      GcvPlane mask, dev_mask;
+      uint64_t marked = count_mask_make (&count_params[i], (uint32_t) i, &mask);
+      uint64_t cpu = gcv_overlay_count (&mask, count_params[i].bits);
+
+      memset (&dev_mask, 0, sizeof (dev_mask));
+      if (gcv_test_device_upload (&mask, (size_t) mask.width, pitched, stream, &dev_mask, "count mask") == 0) {
+        memset (host, 0xab, 4 * sizeof (uint64_t));
+        gcv_test_checks++;
+        if (gcv_overlay_cuda_count (&dev_mask, count_params[i].bits, &dev[0], &host[0], stream, &err) != GCV_OK
+            || gcv_overlay_cuda_count (&dev_mask, 0, &dev[1], &host[1], stream, &err) != GCV_OK
+            || gcv_overlay_cuda_count (&dev_mask, 0xff, &dev[2], &host[2], stream, &err) != GCV_OK
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
+          gcv_test_fail ("count %dx%d: %s", mask.width, mask.height, err.message);
+        else {
+          GCV_TEST_CHECK (host[0] == cpu && cpu == marked, "CUDA count of a %dx%d mask (%s, bits 0x%02x): "
+              "%llu, CPU %llu, marked %llu", mask.width, mask.height, pitched ? "pitched" : "host stride",
+              count_params[i].bits, (unsigned long long) host[0], (unsigned long long) cpu,
+              (unsigned long long) marked);
+          GCV_TEST_CHECK (host[1] == 0, "bits 0 counted %llu", (unsigned long long) host[1]);
+          GCV_TEST_CHECK (host[2] == gcv_overlay_count (&mask, 0xff), "bits 0xff: CUDA %llu, CPU %llu",
+              (unsigned long long) host[2], (unsigned long long) gcv_overlay_count (&mask, 0xff));
+        }
+      }
+      gcv_cuda_free (dev_mask.data);
+      free (mask.data);
+    }
+  {
+    GcvPlane bad = { dev, -1, 4, 4 }, tall = { dev, 4, 600000, 4 };
+    GCV_TEST_CHECK (gcv_overlay_cuda_count (&bad, 0xff, &dev[3], &host[3], stream, &err) == GCV_ERROR_INVALID,
+        "a mask of width -1 must be refused");
+    GCV_TEST_CHECK (gcv_overlay_cuda_count (&tall, 0xff, &dev[3], &host[3], stream, &err) == GCV_ERROR_INVALID,
+        "600000 rows must be refused");
+    GCV_TEST_CHECK (gcv_overlay_cuda_count (&bad, 0xff, NULL, &host[3], stream, &err) == GCV_ERROR_INVALID,
+        "no device count must be refused");
+  }
+  gcv_cuda_free (dev);
+  gcv_cuda_host_free (host);
+}
+
 int
 main (void)
 {
@@ -214,6 +273,7 @@ main (void)
   setvbuf (stdout, NULL, _IOLBF, 0);
   stream = gcv_test_cuda_setup ();
   test_arguments ();
+  test_count ();
   all = overlay_params_all (&n);
   for (int i = 0; i < n; i++)
     test_case (&all[i], i);

@@ -38,7 +38,10 @@
  *     counts passes and seams;
  *  8. invalid geometries, parameters and planes are refused with a message
  *     naming the bad value, and leave the temporal state alone; a context
- *     too large for the (capped) address space fails with no-memory.
+ *     too large for the (capped) address space fails with no-memory;
+ *  9. gcv_seam_energy_sums (post-messages) against the reference's, on
+ *     photo crops in every layout, 1x1 to 641x481, random and real seam
+ *     masks.
  *
  * Exit status 0 when everything passes, 1 otherwise.  About 7-10 s on two
  * cores (the reference is most of it); GCV_TEST_QUICK=1 runs fewer random
@@ -1511,6 +1514,60 @@ test_errors (void)
   }
 }
 
+/* ---- 9. what post-messages report --------------------------------------------- */
+
+static void
+test_energy_sums (void)
+{
+  static const int sizes[][2] = { {1, 1}, {1, 7}, {9, 1}, {3, 5}, {64, 33}, {641, 481} };
+
+  for (int l = 0; l < SEAM_TEST_N_LAYOUTS; l++)
+    for (size_t s = 0; s < sizeof (sizes) / sizeof (sizes[0]); s++) {
+      SeamTestLayout lay = seam_test_layout (l);
+      int w = sizes[s][0], h = sizes[s][1];
+      GcvTestImage img = crop (l % 4, 17 * l + 5, 11 * (int) s + 3, w, h, 0, 0);
+      SeamTestFrame f = seam_test_frame_from_rgb (&lay, &img, NULL, 3 + s, 7 + (uint32_t) l);
+      GcvSeamGeometry g = seam_test_geometry (&lay, w, h, w, h);
+      GcvPlane mask = seam_test_random_mask (w, h, (uint32_t) (l * 16 + s));
+      GcvSeamEnergySums got, want;
+
+      gcv_seam_energy_sums (&g, &f.plane[0], &mask, &got);
+      seam_ref_energy_sums (&g, &f.plane[0], &mask, &want);
+      GCV_TEST_CHECK (memcmp (&got, &want, sizeof (got)) == 0, "energy sums, %s %dx%d: frame %llu seams %llu "
+          "(%llu pixels), the reference %llu %llu (%llu)", lay.name, w, h, (unsigned long long) got.frame_energy,
+          (unsigned long long) got.seam_energy, (unsigned long long) got.seam_pixels,
+          (unsigned long long) want.frame_energy, (unsigned long long) want.seam_energy,
+          (unsigned long long) want.seam_pixels);
+      free (mask.data);
+      seam_test_frame_free (&f);
+      gcv_test_image_clear (&img);
+    }
+  /* the mask of a real carve: seams cost less than the frame on average */
+  {
+    SeamTestLayout lay = seam_test_layout (2);
+    GcvTestImage img = crop (1, 40, 30, 320, 200, 0, 0);
+    SeamTestFrame f = seam_test_frame_from_rgb (&lay, &img, NULL, 0, 1);
+    GcvSeamGeometry g = seam_test_geometry (&lay, 320, 200, 288, 200);
+    GcvSeamParams p = seam_test_params ();
+    GcvPlane mask = { gcv_test_malloc (320 * 200), 320, 200, 320 };
+    GcvSeamCpu *ctx = gcv_seam_cpu_new (&g, NULL);
+    GcvSeamEnergySums got, want;
+
+    GCV_TEST_CHECK (ctx != NULL && gcv_seam_cpu_process (ctx, &p, f.plane, NULL, &mask, 1, NULL) == GCV_OK,
+        "carving 320x200 to 288");
+    gcv_seam_energy_sums (&g, &f.plane[0], &mask, &got);
+    seam_ref_energy_sums (&g, &f.plane[0], &mask, &want);
+    GCV_TEST_CHECK (memcmp (&got, &want, sizeof (got)) == 0 && got.seam_pixels == 32 * 200
+        && got.seam_energy * 320 * 200 < got.frame_energy * got.seam_pixels, "a real carve: %llu seam pixels, "
+        "mean seam energy %.2f, frame %.2f", (unsigned long long) got.seam_pixels,
+        got.seam_pixels ? (double) got.seam_energy / got.seam_pixels : 0.0, got.frame_energy / 64000.0);
+    gcv_seam_cpu_free (ctx);
+    free (mask.data);
+    seam_test_frame_free (&f);
+    gcv_test_image_clear (&img);
+  }
+}
+
 int
 main (void)
 {
@@ -1543,6 +1600,7 @@ main (void)
   RUN (test_alpha_mask);
   RUN (test_temporal);
   RUN (test_threads_reset_profile);
+  RUN (test_energy_sums);
 #undef RUN
   printf ("%ld backend / reference cases\n", n_cases_run);
   for (int i = 0; i < 4; i++)

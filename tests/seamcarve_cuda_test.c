@@ -28,6 +28,9 @@
  *    order switch and a reset mid-clip; output only, mask only;
  *  - the fallback path (GCV_SEAM_CUDA_FALLBACK=1: separate launches, one
  *    per seam-map phase) on a subset, a 1080p fast case among them;
+ *  - the post-messages sums (gcv_seam_cuda_energy_sums) equal the CPU's on
+ *    photo crops in every layout (1x1 to 1920x1080, pitched and linear
+ *    planes), random masks and the mask of a carve made on the GPU;
  *  - errors: bad parameters and planes give GCV_ERROR_INVALID and leave the
  *    context working; a full device (device hog) makes _new fail with
  *    GCV_ERROR_NO_MEMORY, after which a new context works.
@@ -720,6 +723,108 @@ test_timing (void)
   time_case (1200, 900, 1199, 900, GCV_SEAM_MODE_EXACT, 1, GCV_SEAM_ENERGY_GRADIENT_L1);
 }
 
+/* The energy sums of post-messages on the device against the CPU's: photo
+ * crops in every layout and size, random masks, pitched and linear
+ * planes, and the mask of a 1080p carve made on the GPU (the same carve
+ * on the CPU gives the same mask, so the same sums). */
+static void
+test_energy_sums (void)
+{
+  static const int sizes[][2] = { {1, 1}, {1, 9}, {33, 1}, {3, 5}, {641, 481}, {1920, 1080} };
+  GcvSeamEnergySums *dev = NULL, *host = gcv_test_pinned_malloc (sizeof (GcvSeamEnergySums));
+  GcvError err;
+
+  memset (&err, 0, sizeof (err));
+  if (gcv_cuda_malloc ((void **) &dev, sizeof (*dev), &err) != GCV_OK) {
+    gcv_test_fail ("energy sums scratch: %s", err.message);
+    gcv_cuda_host_free (host);
+    return;
+  }
+  for (int l = 0; l < SEAM_TEST_N_LAYOUTS; l++)
+    for (size_t s = 0; s < sizeof (sizes) / sizeof (sizes[0]); s++) {
+      SeamTestLayout lay = seam_test_layout (l);
+      int w = sizes[s][0], h = sizes[s][1], pitched = (int) ((l + s) & 1);
+      GcvTestImage img = gcv_test_image_window (&photos[l % 4], 13 * l, 7 * (int) s, w, h);
+      SeamTestFrame f = seam_test_frame_from_rgb (&lay, &img, NULL, 5, 3 + (uint32_t) l);
+      GcvSeamGeometry g = seam_test_geometry (&lay, w, h, w, h);
+      GcvPlane mask = seam_test_random_mask (w, h, (uint32_t) (l * 8 + s)), din, dmask;
+      GcvSeamEnergySums want;
+
+      gcv_seam_energy_sums (&g, &f.plane[0], &mask, &want);
+      memset (&din, 0, sizeof (din));
+      memset (&dmask, 0, sizeof (dmask));
+      memset (host, 0xab, sizeof (*host));
+      if (gcv_test_device_upload (&f.plane[0], (size_t) w * lay.channels, pitched, stream, &din, "sums frame") == 0
+          && gcv_test_device_upload (&mask, (size_t) w, pitched, stream, &dmask, "sums mask") == 0) {
+        gcv_test_checks++;
+        if (gcv_seam_cuda_energy_sums (&g, &din, &dmask, dev, host, stream, &err) != GCV_OK
+            || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
+          gcv_test_fail ("energy sums %s %dx%d: %s", lay.name, w, h, err.message);
+        else
+          GCV_TEST_CHECK (memcmp (host, &want, sizeof (want)) == 0, "energy sums %s %dx%d (%s): CUDA %llu %llu "
+              "(%llu pixels), CPU %llu %llu (%llu)", lay.name, w, h, pitched ? "pitched" : "linear",
+              (unsigned long long) host->frame_energy, (unsigned long long) host->seam_energy,
+              (unsigned long long) host->seam_pixels, (unsigned long long) want.frame_energy,
+              (unsigned long long) want.seam_energy, (unsigned long long) want.seam_pixels);
+      }
+      gcv_cuda_free (din.data);
+      gcv_cuda_free (dmask.data);
+      free (mask.data);
+      seam_test_frame_free (&f);
+      gcv_test_image_clear (&img);
+    }
+  /* a carve on the GPU, its mask summed there */
+  {
+    SeamTestLayout lay = seam_test_layout (2);
+    GcvTestImage img = gcv_test_image_window (&photos[1], 0, 0, 1920, 1080);
+    SeamTestFrame f = seam_test_frame_from_rgb (&lay, &img, NULL, 0, 9);
+    GcvSeamGeometry g = seam_test_geometry (&lay, 1920, 1080, 1728, 1080);
+    GcvSeamParams p = seam_test_params ();
+    GcvPlane mask = { gcv_test_malloc (1920 * 1080), 1920, 1080, 1920 }, din, dmask;
+    GcvSeamCpu *cpu = gcv_seam_cpu_new (&g, &err);
+    GcvSeamCuda *cuda = gcv_seam_cuda_new (&g, &err);
+    GcvSeamEnergySums want;
+
+    p.mode = GCV_SEAM_MODE_FAST;
+    p.seams_per_pass = 16;
+    memset (&din, 0, sizeof (din));
+    memset (&dmask, 0, sizeof (dmask));
+    GCV_TEST_CHECK (cpu && cuda && gcv_seam_cpu_process (cpu, &p, f.plane, NULL, &mask, 0, &err) == GCV_OK,
+        "1080p carve: %s", err.message);
+    gcv_seam_energy_sums (&g, &f.plane[0], &mask, &want);
+    if (cuda && gcv_test_device_upload (&f.plane[0], 1920 * 4, 1, stream, &din, "carve frame") == 0
+        && gcv_test_device_alloc (1920, 1080, 1920, 1, 0, &dmask, "carve mask") == 0) {
+      gcv_test_checks++;
+      if (gcv_seam_cuda_process (cuda, &p, &din, NULL, &dmask, stream, &err) != GCV_OK
+          || gcv_seam_cuda_energy_sums (&g, &din, &dmask, dev, host, stream, &err) != GCV_OK
+          || gcv_cuda_stream_sync (stream, &err) != GCV_OK)
+        gcv_test_fail ("1080p carve on the GPU: %s", err.message);
+      else
+        GCV_TEST_CHECK (memcmp (host, &want, sizeof (want)) == 0 && want.seam_pixels == 192 * 1080,
+            "1080p carve: CUDA sums %llu %llu (%llu pixels), CPU %llu %llu (%llu)",
+            (unsigned long long) host->frame_energy, (unsigned long long) host->seam_energy,
+            (unsigned long long) host->seam_pixels, (unsigned long long) want.frame_energy,
+            (unsigned long long) want.seam_energy, (unsigned long long) want.seam_pixels);
+    }
+    gcv_cuda_free (din.data);
+    gcv_cuda_free (dmask.data);
+    gcv_seam_cpu_free (cpu);
+    gcv_seam_cuda_free (cuda);
+    free (mask.data);
+    seam_test_frame_free (&f);
+    gcv_test_image_clear (&img);
+  }
+  {
+    SeamTestLayout gray = seam_test_layout (0);
+    GcvSeamGeometry g = seam_test_geometry (&gray, 4, 4, 4, 4);
+    GcvPlane none = { NULL, 4, 4, 4 };
+    GCV_TEST_CHECK (gcv_seam_cuda_energy_sums (&g, &none, &none, dev, host, stream, &err) == GCV_ERROR_INVALID,
+        "energy sums of planes without data must be refused");
+  }
+  gcv_cuda_free (dev);
+  gcv_cuda_host_free (host);
+}
+
 int
 main (void)
 {
@@ -752,6 +857,8 @@ main (void)
       gcv_test_now_s () - t0);
   test_clips ();
   printf ("clips done (%ld cases, %ld failures, %.1f s)\n", n_cases, gcv_test_failures, gcv_test_now_s () - t0);
+  test_energy_sums ();
+  printf ("energy sums done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
   if (!quick) {
     test_large ();
     printf ("large frames done (%ld cases, %ld failures, %.1f s)\n", n_cases, gcv_test_failures,

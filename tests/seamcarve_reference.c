@@ -941,3 +941,42 @@ seam_test_case_make (int photo, int in_w, int in_h, int out_w, int out_h, int la
   c.switch_order_at = c.reset_at = c.cut_at = c.spp_change_at = -1;
   return c;
 }
+
+void
+seam_ref_energy_sums (const GcvSeamGeometry * g, const GcvPlane * in0, const GcvPlane * mask,
+    GcvSeamEnergySums * sums)
+{
+  int w = g->in_width, h = g->in_height;
+  int *luma = gcv_test_malloc (sizeof (int) * (size_t) w * h);
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      luma[y * w + x] = seam_ref_luma (g, (const uint8_t *) in0->data + in0->stride * y + (size_t) x * g->channels);
+  memset (sums, 0, sizeof (*sums));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
+      int yu = y > 0 ? y - 1 : 0, yd = y < h - 1 ? y + 1 : h - 1;
+      int64_t e = llabs ((int64_t) luma[y * w + xr] - luma[y * w + xl])
+          + llabs ((int64_t) luma[yd * w + x] - luma[yu * w + x]);
+      sums->frame_energy += (uint64_t) e;
+      if (((const uint8_t *) mask->data)[mask->stride * y + x]) {
+        sums->seam_pixels++;
+        sums->seam_energy += (uint64_t) e;
+      }
+    }
+  free (luma);
+}
+
+GcvPlane
+seam_test_random_mask (int w, int h, uint32_t seed)
+{
+  GcvPlane m = { gcv_test_malloc ((size_t) w * h + 1), w, h, (size_t) w };
+  uint32_t st = seed * 2246822519u + 3;
+
+  for (size_t i = 0; i < (size_t) w * h; i++) {
+    uint32_t r = gcv_test_rand (&st) >> 24;
+    ((uint8_t *) m.data)[i] = (uint8_t) (r < 32 ? 1 + (r % 3) : 0);
+  }
+  return m;
+}

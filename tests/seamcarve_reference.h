@@ -58,6 +58,16 @@ int seam_ref_process (const GcvSeamGeometry * g, const GcvSeamParams * p, const 
 int seam_ref_isqrt (int64_t n);
 int seam_ref_luma (const GcvSeamGeometry * g, const uint8_t * px);
 
+/* What post-messages report (gcv_seam_energy_sums), from the reference's
+ * own luma: eq. 1's |dx| + |dy| with clamped neighbours over every pixel
+ * of plane 0, and over the non-zero pixels of mask (how many, their
+ * energy). */
+void seam_ref_energy_sums (const GcvSeamGeometry * g, const GcvPlane * in0, const GcvPlane * mask,
+    GcvSeamEnergySums * sums);
+/* A w x h mask (rows w bytes apart; free data) with about one pixel in
+ * eight set to a random non-zero mix of GCV_SEAM_MASK_* bits, the others 0. */
+GcvPlane seam_test_random_mask (int w, int h, uint32_t seed);
+
 /* ---- brute force ------------------------------------------------------------------ */
 
 /* Enumerates every connected vertical seam (one column per row, 8-connected

@@ -1,25 +1,26 @@
 #!/usr/bin/env python3
-"""Reads cpumotionest's GstCudaVideoMotionMeta from Python through gi.
+"""Reads cpumotionest's GstCudaVideoMotionMeta from Python through gi and
+the GstCudaVideo-1.0 typelib.
 
 Pushes a crop of tests/data/coffee.png and the same crop moved 3 pixels to
 the right and 2 down (appsrc, GRAY8) through cpumotionest into an appsink,
 and checks what a Python program sees: the meta on every buffer, the grid,
 has-reference false then true, and the vector (12, 8) quarter pixels with
-SAD 0 on the interior blocks.  Exit 0 pass, 1 fail, 77 skip (no gi or no
-plugin)."""
+SAD 0 on the interior blocks.  Exit 0 pass, 1 fail, 77 skip (no gi, no
+typelib or no plugin)."""
 import os
-import struct
 import sys
 
 try:
     import gi
     gi.require_version("Gst", "1.0")
-    from gi.repository import Gst
+    gi.require_version("GstCudaVideo", "1.0")
+    from gi.repository import Gst, GstCudaVideo
 except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings:", e)
+    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
     sys.exit(77)
 
-Gst.init(None)
+Gst.init([])
 if Gst.ElementFactory.find("cpumotionest") is None:
     print("skip: cpumotionest not found (GST_PLUGIN_PATH?)")
     sys.exit(77)
@@ -69,18 +70,16 @@ for i in range(2):
     if sample is None:
         failures.append(f"frame {i}: no sample")
         break
-    meta = sample.get_buffer().get_custom_meta("GstCudaVideoMotionMeta")
+    meta = GstCudaVideo.buffer_get_cuda_video_motion_meta(sample.get_buffer(), GstCudaVideo.MotionKind.BLOCKS)
     if meta is None:
         failures.append(f"frame {i}: no GstCudaVideoMotionMeta")
         continue
-    s = meta.get_structure()
-    gw, gh = s.get_value("grid-width"), s.get_value("grid-height")
-    if (gw, gh) != (W // BLOCK, H // BLOCK) or s.get_value("vector-scale") != 4:
-        failures.append(f"frame {i}: grid {gw}x{gh}, scale {s.get_value('vector-scale')}")
-    if s.get_value("has-reference") != (i == 1):
-        failures.append(f"frame {i}: has-reference {s.get_value('has-reference')}")
-    vb = s.get_value("vectors")
-    records = list(struct.iter_unpack("=iiiiI", vb.extract_dup(0, vb.get_size())))
+    gw, gh = meta.grid_width, meta.grid_height
+    if (gw, gh) != (W // BLOCK, H // BLOCK) or meta.vector_scale != 4:
+        failures.append(f"frame {i}: grid {gw}x{gh}, scale {meta.vector_scale}")
+    if meta.has_reference != (i == 1):
+        failures.append(f"frame {i}: has-reference {meta.has_reference}")
+    records = [(v.x, v.y, v.dx, v.dy, v.sad) for v in meta.get_vectors()]
     if len(records) != gw * gh:
         failures.append(f"frame {i}: {len(records)} records")
     for x, y, dx, dy, sad in records:

@@ -1,26 +1,26 @@
 #!/usr/bin/env python3
 """Reads cpuvcm's tracked points (GstCudaVideoMotionMeta, kind "points")
-from Python through gi.
+from Python through gi and the GstCudaVideo-1.0 typelib.
 
 Pushes three crops of tests/data/coffee.png (appsrc, GRAY8), each moved 3
 pixels right and 2 up from the last, through cpuvcm into an appsink, and
 checks what a Python program sees: the meta on every buffer with kind
 "points", has-reference false (no points) on the first frame, then
 n-points records of 5 floats (x, y, dx, dy, score) whose median vector is
-(3, -2).  Exit 0 pass, 1 fail, 77 skip (no gi or no plugin)."""
+(3, -2).  Exit 0 pass, 1 fail, 77 skip (no gi, no typelib or no plugin)."""
 import os
-import struct
 import sys
 
 try:
     import gi
     gi.require_version("Gst", "1.0")
-    from gi.repository import Gst
+    gi.require_version("GstCudaVideo", "1.0")
+    from gi.repository import Gst, GstCudaVideo
 except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings:", e)
+    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
     sys.exit(77)
 
-Gst.init(None)
+Gst.init([])
 if Gst.ElementFactory.find("cpuvcm") is None:
     print("skip: cpuvcm not found (GST_PLUGIN_PATH?)")
     sys.exit(77)
@@ -74,24 +74,18 @@ for i in range(N):
     if sample is None:
         failures.append(f"frame {i}: no sample")
         break
-    meta = sample.get_buffer().get_custom_meta("GstCudaVideoMotionMeta")
+    meta = GstCudaVideo.buffer_get_cuda_video_motion_meta(sample.get_buffer(), GstCudaVideo.MotionKind.POINTS)
     if meta is None:
-        failures.append(f"frame {i}: no GstCudaVideoMotionMeta")
+        failures.append(f"frame {i}: no points meta")
         continue
-    s = meta.get_structure()
-    if s.get_value("kind") != "points":
-        failures.append(f"frame {i}: kind {s.get_value('kind')}")
-        continue
-    if s.get_value("has-reference") != (i > 0) or s.get_value("frame") != i:
-        failures.append(f"frame {i}: has-reference {s.get_value('has-reference')}, "
-                        f"frame {s.get_value('frame')}")
-    if (s.get_value("width"), s.get_value("height")) != (W, H):
-        failures.append(f"frame {i}: size {s.get_value('width')}x{s.get_value('height')}")
-    n = s.get_value("n-points")
-    vb = s.get_value("vectors")
-    points = list(struct.iter_unpack("=fffff", vb.extract_dup(0, vb.get_size())))
+    if meta.has_reference != (i > 0) or meta.frame != i:
+        failures.append(f"frame {i}: has-reference {meta.has_reference}, frame {meta.frame}")
+    if (meta.width, meta.height) != (W, H):
+        failures.append(f"frame {i}: size {meta.width}x{meta.height}")
+    n = meta.n_records
+    points = [(p.x, p.y, p.dx, p.dy, p.score) for p in meta.get_points()]
     if len(points) != n or n > 500:
-        failures.append(f"frame {i}: {len(points)} records, n-points {n}")
+        failures.append(f"frame {i}: {len(points)} records, n_records {n}")
     if i == 0:
         if n != 0:
             failures.append(f"frame 0: {n} points without a reference")

@@ -6,6 +6,8 @@
 
 #include "gcv-check.h"
 
+#include <gst/cudavideo/cudavideo.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -1221,16 +1223,48 @@ img_2d_plus_depth (GstVideoFormat fmt, gint w, gint h, gint which, gint x0,
 /* ------------------------------------------------------------------------ */
 /* frames that came out                                                     */
 
-/* the name the plugin registers its GstCustomMeta under (the public
- * gst/gstcudamotionmeta.h); read without the header's inline helpers */
-#define MOTION_META_NAME "GstCudaVideoMotionMeta"
+/* The first motion meta of @buf as a structure of its fields ("kind" the
+ * enum's nick, "records" the records as a buffer), to compare outputs with
+ * each other; the element's name ("source") is left out, since a cuda
+ * element's outputs are compared with its cpu twin's.  NULL without one. */
+static GstStructure *
+motion_meta_structure (GstBuffer * buf)
+{
+  GList *metas = gst_buffer_get_cuda_video_motion_metas (buf);
+  GstCudaVideoMotionMeta *m = metas ? metas->data : NULL;
+  GEnumClass *kinds;
+  GstStructure *s;
+  GstBuffer *records;
+
+  g_list_free (metas);
+  if (m == NULL)
+    return NULL;
+  kinds = g_type_class_ref (GST_TYPE_CUDA_VIDEO_MOTION_KIND);
+  records = gst_cuda_video_motion_meta_get_records_buffer (m);
+  s = gst_structure_new ("motion",
+      "kind", G_TYPE_STRING, g_enum_get_value (kinds, m->kind)->value_nick,
+      "has-reference", G_TYPE_BOOLEAN, m->has_reference,
+      "frame", G_TYPE_UINT64, m->frame,
+      "pts", G_TYPE_UINT64, m->pts,
+      "reference-pts", G_TYPE_UINT64, m->reference_pts,
+      "width", G_TYPE_INT, m->width, "height", G_TYPE_INT, m->height,
+      "block-width", G_TYPE_INT, m->block_width, "block-height", G_TYPE_INT, m->block_height,
+      "grid-width", G_TYPE_INT, m->grid_width, "grid-height", G_TYPE_INT, m->grid_height,
+      "subpel", G_TYPE_INT, m->subpel, "vector-scale", G_TYPE_INT, m->vector_scale,
+      "method", G_TYPE_STRING, m->method,
+      "window-size", G_TYPE_INT, m->window_size, "template-size", G_TYPE_INT, m->template_size,
+      "search-size", G_TYPE_INT, m->search_size,
+      "n-records", G_TYPE_UINT, m->n_records,
+      "records", GST_TYPE_BUFFER, records, NULL);
+  gst_buffer_unref (records);
+  g_type_class_unref (kinds);
+  return s;
+}
 
 OutFrame *
 out_frame_new (GstBuffer * buf, GstCaps * caps)
 {
   OutFrame *o = g_new0 (OutFrame, 1);
-  GstCustomMeta *meta = gst_meta_get_info (MOTION_META_NAME) ?
-      gst_buffer_get_custom_meta (buf, MOTION_META_NAME) : NULL;
 
   o->im = img_from_buffer (buf, caps);
   o->pts = GST_BUFFER_PTS (buf);
@@ -1239,8 +1273,7 @@ out_frame_new (GstBuffer * buf, GstCaps * caps)
   o->device = gst_caps_get_size (caps) > 0
       && gst_caps_features_contains (gst_caps_get_features (caps, 0),
       "memory:CUDAMemory");
-  o->meta = meta ? gst_structure_copy (gst_custom_meta_get_structure (meta))
-      : NULL;
+  o->meta = motion_meta_structure (buf);
   return o;
 }
 

@@ -294,8 +294,9 @@ void trace_free (Trace * t);
 
 /* An output frame: its pixels (read through a plain gst_video_frame_map,
  * so memory:CUDAMemory too), stamps, whether its caps have
- * memory:CUDAMemory, and a copy of its GstCudaVideoMotionMeta structure
- * (motionest, vcm; NULL without one). */
+ * memory:CUDAMemory, and its (first) GstCudaVideoMotionMeta as a
+ * structure of its fields but the element's name (motionest, vcm; NULL
+ * without one). */
 typedef struct
 {
   Img *im;

@@ -127,8 +127,9 @@ roi_x (GstBuffer * buf)
 
 /* Metas tagged video / size / orientation stay through elements that keep
  * the frame's size (canny edges and overlay, conv3d, dibr's virtual view),
- * go where the size changes (bsplinescale); conv3d gives each output the
- * metas of the frame it is centred on. */
+ * are rescaled by the scaler (bsplinescale: the ROI meta's own transform,
+ * x * out_w / in_w), go where the size changes otherwise (seamcarve);
+ * conv3d gives each output the metas of the frame it is centred on. */
 GST_START_TEST (test_metas)
 {
   struct
@@ -136,13 +137,16 @@ GST_START_TEST (test_metas)
     const gchar *element, *props[2];
     GstVideoFormat format;
     gint out_w, lag;
+    gboolean rescaled;
   } cases[] = {
     {"cpucanny", {NULL}, GST_VIDEO_FORMAT_GRAY8, 0, 0},
     {"cpucanny", {"mode", "overlay"}, GST_VIDEO_FORMAT_RGBA, 0, 0},
     {"cudacanny", {"mode", "overlay"}, GST_VIDEO_FORMAT_RGBA, 0, 0},
     {"cpuconv3d", {"size", "3"}, GST_VIDEO_FORMAT_GRAY8, 0, 1},
     {"cudaconv3d", {"size", "3"}, GST_VIDEO_FORMAT_GRAY8, 0, 1},
-    {"cpubsplinescale", {NULL}, GST_VIDEO_FORMAT_GRAY8, 48, 0},
+    {"cpubsplinescale", {NULL}, GST_VIDEO_FORMAT_GRAY8, 48, 0, TRUE},
+    {"cudabsplinescale", {NULL}, GST_VIDEO_FORMAT_GRAY8, 48, 0, TRUE},
+    {"cpuseamcarve", {NULL}, GST_VIDEO_FORMAT_GRAY8, 48, 0},
   };
   guint c;
 
@@ -163,7 +167,7 @@ GST_START_TEST (test_metas)
       GstBuffer *out;
       ctx_push_expect (&ctx, frame_with_roi (im, k), GST_FLOW_OK, cases[c].element);
       while ((out = gst_harness_try_pull (ctx.h)) != NULL) {
-        gint want = cases[c].out_w > 0 ? -1 : pulled;
+        gint want = cases[c].out_w <= 0 ? pulled : cases[c].rescaled ? pulled * cases[c].out_w / 64 : -1;
         fail_unless (roi_x (out) == want, "%s %s: output %d has ROI x=%d, expected %d",
             cases[c].element, cases[c].props[0] ? cases[c].props[1] : "", pulled, roi_x (out), want);
         gst_buffer_unref (out);

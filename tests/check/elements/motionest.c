@@ -39,7 +39,7 @@
 /* the independent reference and the frame pairs with known motion */
 #include "motionest_reference.h"
 /* the public reading side of the meta (gst/) */
-#include "gstcudamotionmeta.h"
+#include <gst/cudavideo/cudavideo.h>
 
 static const gchar *const element_names[] = { "cpumotionest", "cudamotionest" };
 
@@ -243,6 +243,7 @@ typedef struct
   gchar *kind, *method;
   gboolean has_reference;
   guint64 frame;
+  GstClockTime pts, reference_pts;
   gint width, height, block_width, block_height, grid_width, grid_height;
   gint subpel, vector_scale;
   GcvMotionVector *v;           /* grid_width * grid_height, raster order */
@@ -258,61 +259,57 @@ meta_clear (Meta * m)
   memset (m, 0, sizeof (*m));
 }
 
-/* Reads the motion meta of @buf: every documented field with its type, the
- * records through the public header's readers (which must find the same
- * structure as gst_buffer_get_custom_meta). */
+/* Reads the block meta of @buf through the public library: the one this
+ * element (@buf went through no other) attached, every field, the records
+ * as fields and as one block (which must be the same bytes). */
 static void
 meta_read (GstBuffer * buf, Meta * m, const gchar * what)
 {
-  GstCustomMeta *cm = gst_buffer_get_custom_meta (buf,
-      GST_CUDA_MOTION_META_NAME);
-  const struct
-  {
-    const gchar *name;
-    GType type;
-  } fields[] = {
-    {"kind", G_TYPE_STRING}, {"has-reference", G_TYPE_BOOLEAN},
-    {"frame", G_TYPE_UINT64}, {"width", G_TYPE_INT}, {"height", G_TYPE_INT},
-    {"block-width", G_TYPE_INT}, {"block-height", G_TYPE_INT},
-    {"grid-width", G_TYPE_INT}, {"grid-height", G_TYPE_INT},
-    {"subpel", G_TYPE_INT}, {"vector-scale", G_TYPE_INT},
-    {"method", G_TYPE_STRING}, {"vectors", GST_TYPE_BUFFER},
-  };
-  const GstCudaMotionVector *rec;
-  GstStructure *s;
-  GstMapInfo map;
-  guint i, n = 0;
+  GstCudaVideoMotionMeta *meta =
+      gst_buffer_get_cuda_video_motion_meta (buf, GST_CUDA_VIDEO_MOTION_KIND_BLOCKS);
+  GList *all = gst_buffer_get_cuda_video_motion_metas (buf);
+  const GstCudaVideoMotionVector *rec;
+  GstBuffer *block;
+  guint i, n = 0, np = 1;
 
   memset (m, 0, sizeof (*m));
-  fail_unless (cm != NULL, "%s: the output buffer has no %s", what,
-      GST_CUDA_MOTION_META_NAME);
-  s = gst_custom_meta_get_structure (cm);
-  for (i = 0; i < G_N_ELEMENTS (fields); i++) {
-    gchar *str = gst_structure_to_string (s);
-    fail_unless (gst_structure_has_field_typed (s, fields[i].name,
-            fields[i].type), "%s: meta field \"%s\" missing or not %s: %s",
-        what, fields[i].name, g_type_name (fields[i].type), str);
-    g_free (str);
-  }
-  fail_unless (gst_structure_get (s, "kind", G_TYPE_STRING, &m->kind,
-          "method", G_TYPE_STRING, &m->method, "has-reference",
-          G_TYPE_BOOLEAN, &m->has_reference, "frame", G_TYPE_UINT64, &m->frame,
-          "width", G_TYPE_INT, &m->width, "height", G_TYPE_INT, &m->height,
-          "block-width", G_TYPE_INT, &m->block_width, "block-height",
-          G_TYPE_INT, &m->block_height, "grid-width", G_TYPE_INT,
-          &m->grid_width, "grid-height", G_TYPE_INT, &m->grid_height,
-          "subpel", G_TYPE_INT, &m->subpel, "vector-scale", G_TYPE_INT,
-          &m->vector_scale, NULL));
+  fail_unless (meta != NULL, "%s: the output buffer has no block meta", what);
+  fail_unless (g_list_length (all) == 1 && all->data == meta, "%s: %u motion "
+      "metas", what, g_list_length (all));
+  g_list_free (all);
+  fail_unless (meta->source != NULL && (g_str_has_prefix (meta->source, "cpumotionest")
+          || g_str_has_prefix (meta->source, "cudamotionest")), "%s: source %s", what,
+      GST_STR_NULL (meta->source));
+  m->kind = g_strdup ("blocks");
+  m->method = g_strdup (meta->method);
+  m->has_reference = meta->has_reference;
+  m->frame = meta->frame;
+  m->pts = meta->pts;
+  m->reference_pts = meta->reference_pts;
+  m->width = meta->width;
+  m->height = meta->height;
+  m->block_width = meta->block_width;
+  m->block_height = meta->block_height;
+  m->grid_width = meta->grid_width;
+  m->grid_height = meta->grid_height;
+  m->subpel = meta->subpel;
+  m->vector_scale = meta->vector_scale;
+  fail_unless (meta->window_size == 0 && meta->template_size == 0 && meta->search_size == 0,
+      "%s: points fields set on a blocks meta", what);
+  fail_unless (meta->pts == GST_BUFFER_PTS (buf), "%s: meta pts %" GST_TIME_FORMAT ", buffer %"
+      GST_TIME_FORMAT, what, GST_TIME_ARGS (meta->pts), GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
 
-  fail_unless (gst_buffer_get_cuda_motion_meta_structure (buf) == s,
-      "%s: gst_buffer_get_cuda_motion_meta_structure finds another "
-      "structure", what);
-  rec = gst_cuda_motion_meta_map_vectors (s, &map, &n);
-  fail_unless (rec != NULL, "%s: the vectors buffer (%" G_GSIZE_FORMAT
-      " bytes) is not a %dx%d grid of %u-byte records", what,
-      gst_buffer_get_size (gst_value_get_buffer (gst_structure_get_value (s,
-                  "vectors"))), m->grid_width, m->grid_height,
-      (guint) sizeof (GstCudaMotionVector));
+  fail_unless (gst_cuda_video_motion_meta_get_points (meta, &np) == NULL && np == 0,
+      "%s: the points reader accepted a blocks meta", what);
+  rec = gst_cuda_video_motion_meta_get_vectors (meta, &n);
+  fail_unless (rec != NULL && n == meta->n_records && n == (guint) m->grid_width * m->grid_height,
+      "%s: %u records (n_records %u) for a %dx%d grid", what, n, meta->n_records, m->grid_width,
+      m->grid_height);
+  block = gst_cuda_video_motion_meta_get_records_buffer (meta);
+  fail_unless (gst_buffer_get_size (block) == n * sizeof (GstCudaVideoMotionVector)
+      && gst_buffer_memcmp (block, 0, rec, n * sizeof (GstCudaVideoMotionVector)) == 0,
+      "%s: the records buffer differs from the records", what);
+  gst_buffer_unref (block);
   m->n = n;
   m->v = g_new (GcvMotionVector, MAX (n, 1));
   for (i = 0; i < n; i++) {
@@ -322,7 +319,6 @@ meta_read (GstBuffer * buf, Meta * m, const gchar * what)
     m->v[i].dy = rec[i].dy;
     m->v[i].sad = rec[i].sad;
   }
-  gst_cuda_motion_meta_unmap_vectors (s, &map);
 }
 
 /* The reference vectors of the luma of @prev and @cur with @p (g_free) */
@@ -525,9 +521,22 @@ check_sent (const Sent * s, GstBuffer * out, gboolean drawn, const gchar * what)
   gst_buffer_unmap (out, &map);
 }
 
+/* The timestamp of the last frame process() pushed into @e (the reference
+ * of the next one when that has a reference), kept on the element. */
+#define LAST_PTS "gcv-test-last-pts"
+
+static GstClockTime
+last_pushed_pts (GstElement * e)
+{
+  GstClockTime *pts = g_object_get_data (G_OBJECT (e), LAST_PTS);
+
+  return pts ? *pts : GST_CLOCK_TIME_NONE;
+}
+
 /* Pushes @in (in @layout) through a running element and pulls the result:
  * the same timestamps and bytes (unless @drawn), the backend as allowed,
- * the meta read into @m.  Returns the output buffer. */
+ * the meta read into @m, its reference timestamp the previous frame's.
+ * Returns the output buffer. */
 static GstBuffer *
 process (Ctx * ctx, const Img * in, Layout layout, gboolean drawn, Meta * m,
     const gchar * what)
@@ -542,6 +551,10 @@ process (Ctx * ctx, const Img * in, Layout layout, gboolean drawn, Meta * m,
   check_sent (&s, out, drawn, what);
   check_backend (ctx->e, ctx->name);
   meta_read (out, m, what);
+  fail_unless (m->reference_pts == (m->has_reference ? last_pushed_pts (ctx->e) : GST_CLOCK_TIME_NONE),
+      "%s: reference pts %" GST_TIME_FORMAT ", the previous frame's %" GST_TIME_FORMAT, what,
+      GST_TIME_ARGS (m->reference_pts), GST_TIME_ARGS (last_pushed_pts (ctx->e)));
+  g_object_set_data_full (G_OBJECT (ctx->e), LAST_PTS, g_memdup2 (&s.pts, sizeof (s.pts)), g_free);
   sent_clear (&s);
   return out;
 }
@@ -1841,8 +1854,8 @@ GST_START_TEST (test_params_playing)
 GST_END_TEST;
 
 /* the meta's bookkeeping: frame counts since start, restart from 0 after a
- * stop; the meta that readers find on a buffer that arrived with a stale
- * one is this element's; the public header's readers */
+ * stop; a buffer that arrived with motion metas keeps another element's
+ * and has this element's replaced; the public library's readers */
 GST_START_TEST (test_meta)
 {
   const gchar *name = element_names[__i__];
@@ -1866,25 +1879,56 @@ GST_START_TEST (test_meta)
   process_check (&ctx, &default_prm, NULL, seq[3], LAYOUT_ALIGNED, 0,
       "after a restart");
 
-  /* a buffer that comes with a motion meta of an earlier estimator */
+  /* a buffer that comes with the motion metas of an earlier estimator and
+   * of this one (a stale one, as a buffer that went through it twice):
+   * the other element's stays as it was, this element's is replaced */
   {
     GstBuffer *buf = img_to_buffer (seq[4], LAYOUT_DEFAULT), *out;
-    GstCustomMeta *stale = gst_buffer_add_custom_meta (buf,
-        GST_CUDA_MOTION_META_NAME);
     GcvMotionVector *want = ref_vectors (&default_prm, seq[3], seq[4]);
+    GstCudaVideoMotionMeta *other, *stale, *got;
+    GBytes *none = g_bytes_new (NULL, 0);
+    gchar *own = gst_element_get_name (ctx.e);
+    GList *all, *l;
     Meta m;
 
+    other = gst_buffer_add_cuda_video_motion_meta (buf, GST_CUDA_VIDEO_MOTION_KIND_BLOCKS, "upstream0", none);
+    fail_unless (other != NULL);
+    other->frame = 999;
+    stale = gst_buffer_add_cuda_video_motion_meta (buf, GST_CUDA_VIDEO_MOTION_KIND_BLOCKS, own, none);
     fail_unless (stale != NULL);
-    gst_structure_set (gst_custom_meta_get_structure (stale), "kind",
-        G_TYPE_STRING, "stale", "frame", G_TYPE_UINT64, (guint64) 999, NULL);
+    stale->frame = 998;
+    g_bytes_unref (none);
     ctx_push_expect (&ctx, buf, GST_FLOW_OK, "stale meta");
     out = gst_harness_pull (ctx.h);
+    all = gst_buffer_get_cuda_video_motion_metas (out);
+    fail_unless_equals_int (g_list_length (all), 2);
+    got = NULL;
+    for (l = all; l; l = l->next) {
+      GstCudaVideoMotionMeta *mm = l->data;
+      if (g_strcmp0 (mm->source, "upstream0") == 0) {
+        fail_unless (mm->frame == 999 && mm->n_records == 0, "the upstream meta changed");
+      } else {
+        fail_unless_equals_string (mm->source, own);
+        got = mm;
+      }
+    }
+    g_list_free (all);
+    fail_unless (got != NULL && got->frame == 1, "this element's meta is not its own");
+    /* meta_read wants this element's meta alone */
+    {
+      gpointer state = NULL;
+      GstMeta *mm;
+      while ((mm = gst_buffer_iterate_meta_filtered (out, &state, GST_CUDA_VIDEO_MOTION_META_API_TYPE)))
+        if (((GstCudaVideoMotionMeta *) mm)->source != got->source)
+          break;
+      fail_unless (mm != NULL && gst_buffer_remove_meta (out, mm));
+    }
     meta_read (out, &m, "a buffer with a stale meta");
-    check_meta (&m, &default_prm, 48, 40, want, 1,
-        "a buffer with a stale meta");
+    check_meta (&m, &default_prm, 48, 40, want, 1, "a buffer with a stale meta");
     meta_clear (&m);
     gst_buffer_unref (out);
     g_free (want);
+    g_free (own);
   }
   ctx_free (&ctx);
   seq_free (seq, n);

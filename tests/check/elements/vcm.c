@@ -20,7 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "gcv-check.h"
-#include "gstcudamotionmeta.h"
+#include <gst/cudavideo/cudavideo.h>
 #include "vcm.h"
 
 static const gchar *const element_names[] = { "cpuvcm", "cudavcm" };
@@ -56,7 +56,7 @@ typedef struct
   guint64 frame;
   gint width, height, window_size, template_size, search_size;
   guint n;
-  GstCudaMotionPoint *p;
+  GstCudaVideoMotionPoint *p;
 } Meta;
 
 static void
@@ -66,52 +66,53 @@ meta_clear (Meta * m)
   memset (m, 0, sizeof (*m));
 }
 
-/* Every documented field with its type, the records through the public
- * reader, which must refuse them as "blocks". */
+/* The points meta of @buf through the public library: the only motion
+ * meta, made by a vcm element, every field, the records as fields and as
+ * one block (the same bytes); the blocks reader must refuse them. */
 static void
 meta_read (GstBuffer * buf, Meta * m, const gchar * what)
 {
-  const struct
-  {
-    const gchar *name;
-    GType type;
-  } fields[] = {
-    {"kind", G_TYPE_STRING}, {"has-reference", G_TYPE_BOOLEAN},
-    {"frame", G_TYPE_UINT64}, {"width", G_TYPE_INT}, {"height", G_TYPE_INT},
-    {"n-points", G_TYPE_INT}, {"window-size", G_TYPE_INT},
-    {"template-size", G_TYPE_INT}, {"search-size", G_TYPE_INT},
-    {"vectors", GST_TYPE_BUFFER},
-  };
-  GstStructure *s = gst_buffer_get_cuda_motion_meta_structure (buf);
-  const GstCudaMotionPoint *rec;
-  GstMapInfo map;
-  guint i, n = G_MAXUINT, nv;
-  gint np = -1;
+  GstCudaVideoMotionMeta *meta =
+      gst_buffer_get_cuda_video_motion_meta (buf, GST_CUDA_VIDEO_MOTION_KIND_POINTS);
+  GList *all = gst_buffer_get_cuda_video_motion_metas (buf);
+  const GstCudaVideoMotionPoint *rec;
+  GstBuffer *block;
+  guint n = G_MAXUINT, nv = 1;
 
   memset (m, 0, sizeof (*m));
-  fail_unless (s != NULL, "%s: no %s", what, GST_CUDA_MOTION_META_NAME);
-  for (i = 0; i < G_N_ELEMENTS (fields); i++)
-    fail_unless (gst_structure_has_field_typed (s, fields[i].name,
-            fields[i].type), "%s: meta field \"%s\" missing or not %s", what,
-        fields[i].name, g_type_name (fields[i].type));
-  fail_unless_equals_string (gst_structure_get_string (s, "kind"), "points");
-  fail_unless (gst_structure_get (s, "has-reference", G_TYPE_BOOLEAN,
-          &m->has_reference, "frame", G_TYPE_UINT64, &m->frame, "width",
-          G_TYPE_INT, &m->width, "height", G_TYPE_INT, &m->height,
-          "n-points", G_TYPE_INT, &np, "window-size", G_TYPE_INT,
-          &m->window_size, "template-size", G_TYPE_INT, &m->template_size,
-          "search-size", G_TYPE_INT, &m->search_size, NULL));
-  fail_unless (gst_cuda_motion_meta_map_vectors (s, &map, &nv) == NULL,
+  fail_unless (meta != NULL, "%s: no points meta", what);
+  fail_unless (g_list_length (all) == 1 && all->data == meta, "%s: %u motion metas", what,
+      g_list_length (all));
+  g_list_free (all);
+  fail_unless (meta->source != NULL && (g_str_has_prefix (meta->source, "cpuvcm")
+          || g_str_has_prefix (meta->source, "cudavcm")), "%s: source %s", what, GST_STR_NULL (meta->source));
+  m->has_reference = meta->has_reference;
+  m->frame = meta->frame;
+  m->width = meta->width;
+  m->height = meta->height;
+  m->window_size = meta->window_size;
+  m->template_size = meta->template_size;
+  m->search_size = meta->search_size;
+  fail_unless (meta->pts == GST_BUFFER_PTS (buf), "%s: meta pts %" GST_TIME_FORMAT ", buffer %"
+      GST_TIME_FORMAT, what, GST_TIME_ARGS (meta->pts), GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
+  fail_unless (meta->has_reference || meta->reference_pts == GST_CLOCK_TIME_NONE,
+      "%s: a reference timestamp without a reference", what);
+  fail_unless (meta->block_width == 0 && meta->grid_width == 0 && meta->method == NULL
+      && meta->vector_scale == 1, "%s: blocks fields set on a points meta", what);
+  fail_unless (gst_cuda_video_motion_meta_get_vectors (meta, &nv) == NULL && nv == 0,
       "%s: the blocks reader accepted a points meta", what);
-  rec = gst_cuda_motion_meta_map_points (s, &map, &n);
-  fail_unless (rec != NULL, "%s: malformed points", what);
-  fail_unless (np >= 0 && n == (guint) np, "%s: %u records, n-points %d",
-      what, n, np);
+  rec = gst_cuda_video_motion_meta_get_points (meta, &n);
+  fail_unless (n == meta->n_records && (rec != NULL) == (n > 0), "%s: %u records, n_records %u",
+      what, n, meta->n_records);
+  block = gst_cuda_video_motion_meta_get_records_buffer (meta);
+  fail_unless (gst_buffer_get_size (block) == n * sizeof (GstCudaVideoMotionPoint)
+      && (n == 0 || gst_buffer_memcmp (block, 0, rec, n * sizeof (GstCudaVideoMotionPoint)) == 0),
+      "%s: the records buffer differs from the records", what);
+  gst_buffer_unref (block);
   m->n = n;
-  m->p = g_new (GstCudaMotionPoint, MAX (n, 1));
+  m->p = g_new (GstCudaVideoMotionPoint, MAX (n, 1));
   if (n > 0)
-    memcpy (m->p, rec, n * sizeof (GstCudaMotionPoint));
-  gst_cuda_motion_meta_unmap_vectors (s, &map);
+    memcpy (m->p, rec, n * sizeof (GstCudaVideoMotionPoint));
 }
 
 /* Pushes @in through a running element and pulls the output: its pixels
@@ -165,7 +166,7 @@ process_check (Ctx * ctx, const Img * in, gboolean has_ref, guint64 frame,
   if (!has_ref)
     fail_unless (m->n == 0, "%s: %u points without a reference", what, m->n);
   for (i = 0; i < m->n; i++) {
-    const GstCudaMotionPoint *p = &m->p[i];
+    const GstCudaVideoMotionPoint *p = &m->p[i];
     fail_unless (p->x == floorf (p->x) && p->y == floorf (p->y)
         && p->x >= 0 && p->y >= 0 && p->x < m->width && p->y < m->height,
         "%s: point %u at (%g, %g)", what, i, p->x, p->y);
@@ -206,7 +207,7 @@ assert_same_points (const Meta * a, const Meta * b, const gchar * what)
   fail_unless (a->has_reference == b->has_reference, "%s: has-reference",
       what);
   if (a->n > 0)
-    fail_unless (memcmp (a->p, b->p, a->n * sizeof (GstCudaMotionPoint)) == 0,
+    fail_unless (memcmp (a->p, b->p, a->n * sizeof (GstCudaVideoMotionPoint)) == 0,
         "%s: the records differ", what);
 }
 
