@@ -164,7 +164,6 @@ extern "C" {
 #define GCV_SEAM_MAX_DIMENSION 32767
 #define GCV_SEAM_MAX_PLANES 3
 #define GCV_SEAM_MAX_CHANNELS 4
-#define GCV_SEAM_MAX_PER_PASS 1024
 /* An alpha of 0 / 255 moves a pixel's energy by this much: more than any
  * seam's energy can differ by in one row (510 + forward 1020 + temporal). */
 #define GCV_SEAM_ALPHA_BIAS 16384
@@ -178,6 +177,8 @@ extern "C" {
  * GCV_SEAM_FAST_SCAN end columns in (M, j) order, and keeps those that cost
  * at most gcv_seam_fast_limit (). */
 #define GCV_SEAM_FAST_TRIES 32
+/* seams_per_pass: 1 .. this; a pass never takes more than it tries */
+#define GCV_SEAM_MAX_PER_PASS GCV_SEAM_FAST_TRIES
 #define GCV_SEAM_FAST_SCAN 256
 #define GCV_SEAM_FAST_SLACK_NUM 3       /* slack: 3/5 of the cheapest seam's cost */
 #define GCV_SEAM_FAST_SLACK_DEN 5
@@ -205,8 +206,7 @@ typedef enum {
 typedef struct {
   GcvSeamEnergy energy;
   GcvSeamMode mode;
-  int seams_per_pass;           /* fast mode: 1 .. GCV_SEAM_MAX_PER_PASS (checked in both modes); a
-                                 * pass takes at most GCV_SEAM_FAST_TRIES */
+  int seams_per_pass;           /* fast mode: 1 .. GCV_SEAM_MAX_PER_PASS (checked in both modes) */
   double temporal_coherence;    /* 0 .. 1 */
   int mask_alpha;               /* boolean; needs geometry alpha_channel >= 0 to matter */
   GcvSeamOrder order;

@@ -10,8 +10,8 @@
  * do so), and wants identical output planes (every channel of every plane)
  * and seam masks, and the same number of passes and seams in the profile.
  * Cases (crops of the test photos, wrapping around them for large sizes):
- *  - every energy x exact / fast (3, 16 and 1024 seams per pass, more than
- *    the seams wanted and than a fast pass takes) x both orders x width /
+ *  - every energy x exact / fast (3, 16 and GCV_SEAM_MAX_PER_PASS seams per
+ *    pass, more than the seams wanted) x both orders x width /
  *    height / both, down / up /
  *    mixed, multi-step enlargements past 1.5x; layouts, paddings, pitched /
  *    linear planes and mask_alpha rotating;
@@ -287,7 +287,7 @@ test_matrix (int small)
     {53, 41, 40, 41}, {53, 41, 53, 29}, {53, 41, 37, 30}, {29, 23, 47, 23}, {29, 23, 29, 51},
     {31, 27, 58, 40}, {45, 33, 30, 50}, {45, 33, 70, 21}, {130, 70, 101, 70}, {97, 140, 97, 99},
   };
-  static const int spp[4] = { 1, 3, 16, 1024 };
+  static const int spp[4] = { 1, 3, 16, GCV_SEAM_MAX_PER_PASS };
   const int n_shapes = small ? 4 : (int) (sizeof (shapes) / sizeof (shapes[0]));
   int n = 0;
 
