@@ -422,6 +422,15 @@ typedef struct _GcvSeamCuda GcvSeamCuda;
 GcvSeamCuda *gcv_seam_cuda_new (const GcvSeamGeometry * geom, GcvError * err);
 GcvStatus gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params, const GcvPlane * in,
     GcvPlane * out, GcvPlane * mask, void *stream, GcvError * err);
+/* The pass loop waits on the device (grid barriers, neighbour bands); a
+ * wait that lasts GCV_SEAM_CUDA_WATCHDOG_MS (the environment variable of
+ * that name overrides it; 0: never) gives up and the launch ends, its
+ * frame's output garbage, instead of hanging the stream.  Once the stream
+ * has passed a frame: GCV_OK, or GCV_ERROR_CUDA saying what waited for
+ * what, for this or any earlier frame of ctx (then every later _process
+ * fails too). */
+#define GCV_SEAM_CUDA_WATCHDOG_MS 5000
+GcvStatus gcv_seam_cuda_check (GcvSeamCuda * ctx, GcvError * err);
 void gcv_seam_cuda_reset (GcvSeamCuda * ctx);
 void gcv_seam_cuda_set_profiling (GcvSeamCuda * ctx, int on);
 void gcv_seam_cuda_profile (const GcvSeamCuda * ctx, GcvSeamProfile * profile);

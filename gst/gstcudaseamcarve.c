@@ -64,6 +64,11 @@
  * temporal-coherence a dropped frame would move the seams the next frame
  * is drawn to.
  *
+ * On the GPU the blocks of the seam search wait for each other; should
+ * one never come (the GPU shared so that they cannot all run at once, or
+ * a fault), the frame gives up after 5 s and the element posts an error
+ * saying what waited for what, instead of hanging the pipeline.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 filesrc location=tests/data/chelsea.png ! pngdec ! videoconvert ! video/x-raw,format=RGBA ! cudaseamcarve ! video/x-raw,width=400 ! videoconvert ! pngenc ! filesink location=carved.png
@@ -203,6 +208,8 @@ static GstFlowReturn gst_cuda_video_seam_carve_process_device (GstCudaVideoFilte
 static GstFlowReturn gst_cuda_video_seam_carve_process (GstCudaVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 static void gst_cuda_video_seam_carve_reset (GstCudaVideoFilter * filter);
+static GstFlowReturn gst_cuda_video_seam_carve_complete (GstCudaVideoFilter * filter, GstBuffer * buffer,
+    gpointer results);
 
 static void
 gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
@@ -271,6 +278,7 @@ gst_cuda_video_seam_carve_class_init (GstCudaVideoSeamCarveClass * klass)
   filter_class->process = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process);
   filter_class->process_device = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_process_device);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_reset);
+  filter_class->complete = GST_DEBUG_FUNCPTR (gst_cuda_video_seam_carve_complete);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_CARVE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_VIDEO_SEAM_ENERGY, 0);
@@ -680,5 +688,19 @@ gst_cuda_video_seam_carve_process_device (GstCudaVideoFilter * filter, GstCudaVi
     if (!gst_cuda_video_filter_paint_mask_device (filter, out, &self->dev_mask, seam_layers[l].bit,
             seam_layers[l].argb, &error))
       return gst_cuda_video_filter_post_error (filter, "Showing the seams", error);
+  return GST_FLOW_OK;
+}
+
+/* The frame's GPU work is done: whether its seam search gave up waiting
+ * (gcv_seam_cuda_check); such a frame's pixels are garbage and never go
+ * downstream. */
+static GstFlowReturn
+gst_cuda_video_seam_carve_complete (GstCudaVideoFilter * filter, GstBuffer * buffer, gpointer results)
+{
+  GstCudaVideoSeamCarve *self = GST_CUDA_VIDEO_SEAM_CARVE (filter);
+  GcvError err = { GCV_OK, "" };
+
+  if (self->cuda != NULL && gcv_seam_cuda_check (self->cuda, &err) != GCV_OK)
+    return gst_cuda_video_filter_backend_failed (filter, "Seam carving", &err);
   return GST_FLOW_OK;
 }
