@@ -1124,9 +1124,14 @@ gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int f
 /* The frames the pipeline's elements hold back (temporal history, frames
  * in flight: async-depth), from the LATENCY query at the last element's
  * source pad, which the elements answer once their caps are set: waits up
- * to 10 s for those after the first push; -1 when unknown. */
+ * to 60 s for those after the first push (the first frame sets up the
+ * element: a CUDA context, module loading, allocations; seconds on a
+ * freshly started GPU host), *waited_s the time it took; -1 when unknown
+ * (no frame rate, no answer), -2 when the caps did not come, after which
+ * the caller cannot know which output to wait for, or after an error on
+ * the bus (*message set). */
 static int
-pipeline_held_frames (GcvbPipeline * p)
+pipeline_held_frames (GcvbPipeline * p, double *waited_s, gchar ** message)
 {
   GstElement *last = p->stages != NULL ? p->stages[p->n_stages - 1] : p->elem;
   GstPad *src = gst_element_get_static_pad (last, "src"), *sink = gst_element_get_static_pad (p->elem, "sink");
@@ -1134,13 +1139,17 @@ pipeline_held_frames (GcvbPipeline * p)
   GstCaps *caps = NULL;
   GstClockTime min = 0;
   GstVideoInfo info;
+  double t0 = gcvb_now_ms ();
   int held = -1;
 
-  for (int waited = 0; waited < 10000 && !gst_pad_has_current_caps (src); waited++)
+  while (!gst_pad_has_current_caps (src) && gcvb_now_ms () - t0 < 60000 && !bus_failed (p, message))
     g_usleep (1000);
+  *waited_s = (gcvb_now_ms () - t0) / 1000;
+  if (*message != NULL || !gst_pad_has_current_caps (src))
+    held = -2;
   caps = gst_pad_get_current_caps (sink);
-  if (caps != NULL && gst_video_info_from_caps (&info, caps) && GST_VIDEO_INFO_FPS_N (&info) > 0
-      && gst_pad_has_current_caps (src) && gst_pad_query (src, q)) {
+  if (held != -2 && caps != NULL && gst_video_info_from_caps (&info, caps) && GST_VIDEO_INFO_FPS_N (&info) > 0
+      && gst_pad_query (src, q)) {
     gst_query_parse_latency (q, NULL, &min, NULL);
     held = (int) gst_util_uint64_scale_round (min, GST_VIDEO_INFO_FPS_N (&info),
         (guint64) GST_VIDEO_INFO_FPS_D (&info) * GST_SECOND);
@@ -1196,7 +1205,16 @@ gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmu
     if (i == 0) {
       /* frames in flight (async-depth) are held too: waiting for the
        * output of frames still held would never end */
-      int held = pipeline_held_frames (p);
+      double waited_s;
+      int held = pipeline_held_frames (p, &waited_s, &message);
+      if (held == -2) {
+        if (message == NULL)
+          message = g_strdup_printf ("no caps on the element's source pad %.1f s after the first frame: its "
+              "setup did not finish", waited_s);
+        break;
+      }
+      if (waited_s > 5)
+        gcvb_result_note (r, "the first frame's setup took %.1f s", waited_s);
       if (held > latency)
         p->latency = latency = held;
     }
