@@ -2,6 +2,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* sched_getcpu */
+#endif
 #include "gcv-bench.h"
 
 #include <gst/app/gstappsrc.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 #if GCVB_CUDA
@@ -208,6 +212,114 @@ gcvb_rss_kib (void)
 
 /* ------------------------------------------------------------------------ */
 /* host and GPU */
+
+typedef struct {
+  const guint8 *src;
+  guint8 *dst;
+  size_t bytes;
+} CopySlice;
+
+static gpointer
+copy_slice (gpointer data)
+{
+  CopySlice *c = data;
+
+  memcpy (c->dst, c->src, c->bytes);
+  return NULL;
+}
+
+double
+gcvb_host_memcpy_gbps (size_t bytes, int threads, int runs)
+{
+  guint8 *src = g_malloc (bytes), *dst = g_malloc (bytes);
+  CopySlice *slices = g_new (CopySlice, threads);
+  GThread **th = g_new (GThread *, threads);
+  double *t = g_new (double, runs), gbps;
+
+  memset (src, 0x5a, bytes);
+  memset (dst, 0xa5, bytes);    /* pages faulted in before timing */
+  for (int k = 0; k < threads; k++) {
+    size_t a = bytes * k / threads, b = bytes * (k + 1) / threads;
+    slices[k].src = src + a;
+    slices[k].dst = dst + a;
+    slices[k].bytes = b - a;
+  }
+  for (int i = -1; i < runs; i++) {
+    double t0 = gcvb_now_ms ();
+    for (int k = 1; k < threads; k++)
+      th[k] = g_thread_new ("memcpy", copy_slice, &slices[k]);
+    copy_slice (&slices[0]);
+    for (int k = 1; k < threads; k++)
+      g_thread_join (th[k]);
+    if (i >= 0)
+      t[i] = gcvb_now_ms () - t0;
+  }
+  gbps = bytes / (gcvb_median (t, runs) * 1e-3) / 1e9;
+  g_free (t);
+  g_free (th);
+  g_free (slices);
+  g_free (src);
+  g_free (dst);
+  return gbps;
+}
+
+/* An integer from a one-line file of sysfs, -1 when unreadable. */
+static int
+sysfs_int (const char *path)
+{
+  gchar *text = NULL;
+  int v = -1;
+
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    v = atoi (text);
+  g_free (text);
+  return v;
+}
+
+/* The NUMA node of CPU `cpu` (the nodeN link in its sysfs directory), -1. */
+static int
+cpu_node (int cpu)
+{
+  gchar *dir = g_strdup_printf ("/sys/devices/system/cpu/cpu%d", cpu);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  int node = -1;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "node") && g_ascii_isdigit (name[4]))
+      node = atoi (name + 4);
+  if (d != NULL)
+    g_dir_close (d);
+  g_free (dir);
+  return node;
+}
+
+void
+gcvb_describe_numa (int device, char *buf, size_t len)
+{
+  int nodes = 0, cpu = sched_getcpu (), gpu_node = -1;
+  char bus[64] = "";
+  gchar *path;
+
+  while ((path = g_strdup_printf ("/sys/devices/system/node/node%d", nodes)) != NULL
+      && g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    g_free (path);
+    nodes++;
+  }
+  g_free (path);
+#if GCVB_CUDA
+  if (gcvb_cuda_pci_bus_id (device, bus, sizeof (bus)) == 0) {
+    gchar *lower = g_ascii_strdown (bus, -1);
+    path = g_strdup_printf ("/sys/bus/pci/devices/%s/numa_node", lower);
+    gpu_node = sysfs_int (path);
+    g_free (path);
+    g_free (lower);
+  }
+#endif
+  g_snprintf (buf, len, "%ld CPUs online, %d NUMA node%s; GPU %d %s%s%s, node %d; this thread on CPU %d, node %d",
+      sysconf (_SC_NPROCESSORS_ONLN), nodes, nodes == 1 ? "" : "s", device, bus[0] ? "at " : "", bus[0] ? bus : "",
+      bus[0] ? "" : "(bus unknown)", gpu_node, cpu, cpu >= 0 ? cpu_node (cpu) : -1);
+}
 
 static char *
 cpu_model (void)
@@ -1796,22 +1908,28 @@ done:
   return ok;
 }
 
-/* Median ms of `runs` copies (after 2 untimed) of `bytes` between a pinned
- * host buffer and device memory, in one direction. */
+/* Median ms of `runs` copies (after 2 untimed) of `bytes` between a host
+ * buffer and device memory, in one direction: CUDA events around a copy
+ * from or to page-locked memory; the host's clock around a copy from or to
+ * pageable memory and its end (the driver stages it through page-locked
+ * buffers of its own, partly before the copy reaches the stream). */
 static gboolean
-time_host_copies (void *host, void *dev, size_t pitch, size_t row, size_t rows, gboolean upload, int runs,
-    void *stream, GcvCudaEvent ** ev, double *ms, GcvError * err)
+time_host_copies (void *host, gboolean pinned, void *dev, size_t pitch, size_t row, size_t rows,
+    gboolean upload, int runs, void *stream, GcvCudaEvent ** ev, double *ms, GcvError * err)
 {
   double *t = g_new (double, runs);
   gboolean ok = TRUE;
 
   for (int i = -2; i < runs && ok; i++) {
     float e = 0;
+    double t0 = gcvb_now_ms ();
     ok = gcv_cuda_event_record (ev[0], stream, err) == GCV_OK
         && (upload ? gcv_cuda_upload_2d (dev, pitch, host, row, row, rows, stream, err)
         : gcv_cuda_download_2d (host, row, dev, pitch, row, rows, stream, err)) == GCV_OK
         && gcv_cuda_event_record (ev[1], stream, err) == GCV_OK && gcv_cuda_event_sync (ev[1], err) == GCV_OK
         && gcv_cuda_event_elapsed (ev[0], ev[1], &e, err) == GCV_OK;
+    if (!pinned)
+      e = gcvb_now_ms () - t0;
     if (i >= 0)
       t[i] = e;
   }
@@ -1822,8 +1940,8 @@ time_host_copies (void *host, void *dev, size_t pitch, size_t row, size_t rows, 
 }
 
 gboolean
-gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps, char *why,
-    size_t why_len)
+gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, double *h2d_gbps, double *d2h_gbps,
+    char *why, size_t why_len)
 {
   GcvError err = { 0 };
   const size_t row = 4096, rows = MAX (bytes / row, 1);
@@ -1836,12 +1954,15 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
   runs = MAX (runs, 1);
   ok = gcv_cuda_set_device (device, &err) == GCV_OK && gcv_cuda_stream_new (&stream, &err) == GCV_OK
       && gcv_cuda_event_new (&ev[0], &err) == GCV_OK && gcv_cuda_event_new (&ev[1], &err) == GCV_OK
-      && gcv_cuda_host_alloc (&host, row * rows, &err) == GCV_OK
       && gcv_cuda_malloc_2d (&dev, &pitch, row, rows, &err) == GCV_OK;
+  if (ok && pinned)
+    ok = gcv_cuda_host_alloc (&host, row * rows, &err) == GCV_OK;
+  else if (ok)
+    host = g_malloc (row * rows);
   if (ok) {
     memset (host, 0x5a, row * rows);
-    ok = time_host_copies (host, dev, pitch, row, rows, TRUE, runs, stream, ev, &up, &err)
-        && time_host_copies (host, dev, pitch, row, rows, FALSE, runs, stream, ev, &down, &err);
+    ok = time_host_copies (host, pinned, dev, pitch, row, rows, TRUE, runs, stream, ev, &up, &err)
+        && time_host_copies (host, pinned, dev, pitch, row, rows, FALSE, runs, stream, ev, &down, &err);
   }
   if (!ok)
     g_snprintf (why, why_len, "host <-> device copies: %s", err.message);
@@ -1850,8 +1971,10 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
   for (int i = 0; i < 2; i++)
     if (ev[i])
       gcv_cuda_event_free (ev[i]);
-  if (host)
+  if (host && pinned)
     gcv_cuda_host_free (host);
+  else
+    g_free (host);
   if (dev)
     gcv_cuda_free (dev);
   if (stream)
@@ -1864,8 +1987,8 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
 #else /* !GCVB_CUDA */
 
 gboolean
-gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps, char *why,
-    size_t why_len)
+gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, double *h2d_gbps, double *d2h_gbps,
+    char *why, size_t why_len)
 {
   *h2d_gbps = *d2h_gbps = NAN;
   g_snprintf (why, why_len, "built without CUDA");

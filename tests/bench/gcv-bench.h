@@ -150,6 +150,14 @@ void gcvb_print_host_footer (const GcvbHost * h, gboolean peak_source);
 
 gboolean gcvb_have_factory (const char *name);
 
+/* memcpy between two pageable host buffers of `bytes` (pages faulted in
+ * first), split over `threads` threads: the median of `runs` (after one
+ * untimed), GB/s of bytes copied (1e9 bytes). */
+double gcvb_host_memcpy_gbps (size_t bytes, int threads, int runs);
+/* "N CPUs online, M NUMA nodes; GPU d at <PCI bus id>, node k; this thread
+ * on CPU c, node n" (-1 where unknown; the GPU's bus only with CUDA). */
+void gcvb_describe_numa (int device, char *buf, size_t len);
+
 /* The SMs and the datasheet boost clock (GHz) of the GPUs whose figures
  * the physical-limit tables assume (sm_90: H100 SXM / PCIe, H200), parsed
  * from h->cuda.name; FALSE (and 0, 0) for any other or without a GPU.  A
@@ -435,11 +443,13 @@ gboolean gcvb_write_png (const char *path, const guint8 * pixels, int w, int h, 
 void gcvb_result_kernel (GcvbResult * r, int runs, double bytes, const GcvbCuda * cuda);
 
 /* Host <-> device copy bandwidth of device `device`: `bytes` (rounded down
- * to 4 KiB rows) between a pinned host buffer and device memory, each way
- * the median of `runs` CUDA-event timed copies (after 2 untimed); GB/s,
- * 1e9 bytes.  FALSE (NAN, and why) without a GPU or CUDA. */
-gboolean gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps,
-    char *why, size_t why_len);
+ * to 4 KiB rows) between a host buffer, page-locked (`pinned`) or pageable
+ * (malloc), and device memory, each way the median of `runs` copies (after
+ * 2 untimed), timed by CUDA events (pinned) or by the host's clock up to
+ * the copy's end (pageable: the driver's staging included); GB/s, 1e9
+ * bytes.  FALSE (NAN, and why) without a GPU or CUDA. */
+gboolean gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, double *h2d_gbps,
+    double *d2h_gbps, char *why, size_t why_len);
 
 #if GCVB_CUDA
 /* One call of the timed kernels: ctx's process function on device planes. */
