@@ -7,6 +7,7 @@
 #endif
 #include "gcv-bench.h"
 
+#include <glib/gstdio.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
@@ -24,6 +25,9 @@
 
 #ifndef GCVB_DATA_DIR
 #define GCVB_DATA_DIR "tests/data"
+#endif
+#ifndef GCVB_SCRIPTS_DIR
+#define GCVB_SCRIPTS_DIR "scripts"
 #endif
 #ifndef GCVB_PLUGIN_FILE
 #define GCVB_PLUGIN_FILE ""
@@ -1996,6 +2000,104 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, d
 }
 
 #endif /* GCVB_CUDA */
+
+/* ------------------------------------------------------------------------ */
+/* peers run by the host's Python */
+
+gboolean
+gcvb_write_frames (const GcvbFrameSet * fs, const char *path, GError ** error)
+{
+  size_t row = (size_t) fs->width * fs->channels;
+  GString *all = g_string_sized_new (row * fs->height * fs->n);
+  gboolean ok;
+
+  for (int k = 0; k < fs->n; k++)
+    for (int y = 0; y < fs->height; y++)
+      g_string_append_len (all, (const gchar *) fs->frames[k] + (size_t) y * fs->stride, row);
+  ok = g_file_set_contents (path, all->str, all->len, error);
+  g_string_free (all, TRUE);
+  return ok;
+}
+
+GPtrArray *
+gcvb_python_peer (const char *script, const char *const *args, int timeout_s, char *why, size_t why_len)
+{
+  const char *python = g_getenv ("GCVB_PYTHON") ? g_getenv ("GCVB_PYTHON") : "python3";
+  gchar **python_argv = NULL;
+  gchar *dir = g_dir_make_tmp ("gcvb-peer-XXXXXX", NULL);
+  gchar *rows_path = dir ? g_build_filename (dir, "rows.tsv", NULL) : NULL;
+  gchar *script_path = g_build_filename (GCVB_SCRIPTS_DIR, script, NULL);
+  gchar *timeout_arg = g_strdup_printf ("%d", timeout_s), *out = NULL, *err_text = NULL, *text = NULL;
+  GPtrArray *argv = g_ptr_array_new (), *rows = NULL;
+  GError *error = NULL;
+  gint status = 0;
+
+  if (dir == NULL) {
+    g_snprintf (why, why_len, "cannot make a temporary directory");
+    goto done;
+  }
+  if (!g_file_test (script_path, G_FILE_TEST_IS_REGULAR)) {
+    g_snprintf (why, why_len, "%s not found", script_path);
+    goto done;
+  }
+  if (!g_shell_parse_argv (python, NULL, &python_argv, &error)) {
+    g_snprintf (why, why_len, "GCVB_PYTHON \"%s\": %s", python, error->message);
+    g_clear_error (&error);
+    goto done;
+  }
+  /* coreutils' timeout bounds a peer that hangs */
+  g_ptr_array_add (argv, (gpointer) "timeout");
+  g_ptr_array_add (argv, timeout_arg);
+  for (int i = 0; python_argv[i] != NULL; i++)
+    g_ptr_array_add (argv, python_argv[i]);
+  g_ptr_array_add (argv, script_path);
+  for (int i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, (gpointer) "--rows");
+  g_ptr_array_add (argv, rows_path);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err_text,
+          &status, &error)) {
+    g_snprintf (why, why_len, "cannot run %s: %s", python, error->message);
+    g_error_free (error);
+    goto done;
+  }
+  if (err_text != NULL && *err_text != '\0')
+    g_printerr ("%s", err_text);
+  if (!g_spawn_check_wait_status (status, &error) || !g_file_get_contents (rows_path, &text, NULL, NULL)) {
+    /* the peer's last line on stderr says why (no torch, no GPU, ...) */
+    gchar **lines = g_strsplit (g_strstrip (err_text ? err_text : (gchar *) ""), "\n", -1);
+    guint n = g_strv_length (lines);
+    g_snprintf (why, why_len, "%s %s: %s", python, script, n > 0 && lines[n - 1][0] ? lines[n - 1]
+        : error ? error->message : "no rows");
+    g_strfreev (lines);
+    g_clear_error (&error);
+    goto done;
+  }
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  {
+    gchar **lines = g_strsplit (text, "\n", -1);
+    for (int i = 0; lines[i] != NULL; i++)
+      if (lines[i][0] != '\0' && lines[i][0] != '#')
+        g_ptr_array_add (rows, g_strsplit (lines[i], "\t", -1));
+    g_strfreev (lines);
+  }
+done:
+  if (rows_path != NULL)
+    g_unlink (rows_path);
+  if (dir != NULL)
+    g_rmdir (dir);
+  g_free (dir);
+  g_free (rows_path);
+  g_free (script_path);
+  g_free (timeout_arg);
+  g_free (out);
+  g_free (err_text);
+  g_free (text);
+  g_strfreev (python_argv);
+  g_ptr_array_free (argv, TRUE);
+  return rows;
+}
 
 /* ------------------------------------------------------------------------ */
 /* JSON */

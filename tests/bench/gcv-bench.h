@@ -468,6 +468,24 @@ gboolean gcvb_cuda_time_kernel (GcvbCudaProcess process, gpointer ctx, const Gcv
 #endif
 
 /* ------------------------------------------------------------------------ */
+/* peers run by the host's Python */
+
+/* fs's frames, packed rows (width x channels bytes), one after the other,
+ * into the file `path`. */
+gboolean gcvb_write_frames (const GcvbFrameSet * fs, const char *path, GError ** error);
+
+/* Runs a peer script of scripts/ (GCVB_SCRIPTS_DIR: the source tree's)
+ * with the host's Python ($GCVB_PYTHON, a command line such as "env -u
+ * PYTHONPATH /opt/venv/bin/python3", else python3) and `args`
+ * (NULL-terminated) plus "--rows FILE", under coreutils' timeout of
+ * timeout_s; the script writes its rows into FILE, one a line, fields
+ * tab-separated ('#' lines are comments).  Its stderr is passed on.  The
+ * rows (each a NULL-terminated array of fields), or NULL with why: the
+ * script's last line on stderr when it failed (no PyTorch, no GPU). */
+GPtrArray *gcvb_python_peer (const char *script, const char *const *args, int timeout_s, char *why,
+    size_t why_len);
+
+/* ------------------------------------------------------------------------ */
 /* JSON */
 
 void gcvb_json_str (GString * s, const char *v);
