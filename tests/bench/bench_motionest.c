@@ -236,7 +236,7 @@ static GOptionEntry entries[] = {
       "Write the docs picture motionest-pair.png into DIR", "DIR"},
   GCVB_OPTION_ENTRIES (opt, "bench-motionest.json"),
   {"skip", 0, 0, G_OPTION_ARG_STRING, &opt.skip,
-        "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), ffmpeg, esa, epzs, umh, "
+        "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), nvofa, ffmpeg, esa, epzs, umh, "
         "multi, check, quality", "LIST"},
   {NULL}
 };
@@ -771,6 +771,7 @@ typedef struct {
 #define MAX_ROWS 4096
 static GArray *rows_arr;
 static GcvbHost host;
+static GcvbNvof nvof;           /* the GPU peer's probe */
 static int n_devices;
 
 static Row *
@@ -2568,6 +2569,7 @@ results_json (void)
   g_string_append (s, ", \"limit_float_ops\": "), gcvb_json_num (s, peak ? pf : NAN);
   g_string_append (s, ", ");
   GCVB_JKEY (s, "limits_assumed"), gcvb_json_str (s, pw);
+  gcvb_json_nvof (s, &nvof);
   g_string_append (s, "},\n  \"cases\": [\n");
   for (int ci = 0; ci < N_CASES; ci++) {
     const Case *c = &cases[ci];
@@ -2708,7 +2710,11 @@ main (int argc, char **argv)
   gboolean do_elements, do_pictures;
 
   if (!gcvb_init (&argc, &argv, "- benchmark cudamotionest / cpumotionest and the block-matching backends "
-          "(the papers' cases, MODS vs full search, FFmpeg's mestimate, several GPUs)", entries, &opt, &quick))
+          "(the papers' cases, MODS vs full search, FFmpeg's mestimate, several GPUs)\n\n"
+          "GPU peer: NVIDIA's optical-flow engine (Optical Flow SDK, NVOFA, the driver's "
+          "libnvidia-opticalflow.so.1), probed in a process of its own (nvof-probe; --skip nvofa): the "
+          "\"GPU peer:\" line and the JSON's config.nvofa say whether this GPU has it and why not",
+          entries, &opt, &quick))
     return 2;
   list = gcvb_split_list (opt_cases, "hd,sd,mods,codec,elements");
   for (guint i = 0; i < list->len; i++) {
@@ -2766,6 +2772,7 @@ main (int argc, char **argv)
   g_print ("Peer:       FFmpeg's mestimate not built in (no libavfilter at configure time: apt install "
       "libavfilter-dev)\n");
 #endif
+  gcvb_nvof_peer (&host, opt.device, gcvb_skipped (&opt, "nvofa"), &nvof);
   g_print ("Timing:     GPU %d pairs after %d warm-up; CPU and FFmpeg at most %d runs within %.0f s a row; CPU "
       "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");

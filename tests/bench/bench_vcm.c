@@ -165,7 +165,8 @@ static GOptionEntry entries[] = {
   {"device", 'd', 0, G_OPTION_ARG_INT, &opt.device, "CUDA device (default 0)", "N"},
   GCVB_OPTION_ENTRIES (opt, "bench-vcm.json"),
   {"skip", 0, 0, G_OPTION_ARG_STRING, &opt.skip,
-      "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), opencv, check", "LIST"},
+      "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), opencv, nvofa (the GPU peer's "
+        "probe), check", "LIST"},
   {NULL}
 };
 
@@ -361,6 +362,7 @@ typedef struct {
 #define MAX_ROWS 256
 static GArray *rows_arr;
 static GcvbHost host;
+static GcvbNvof nvof;           /* the GPU peer's probe */
 
 static Row *
 row_new (RowKind kind, int ci, const char *what, int threads)
@@ -1309,6 +1311,7 @@ results_json (void)
   gcvb_json_num (s, peak > 0 ? peak : NAN);
   g_string_append (s, ", ");
   GCVB_JKEY (s, "int_peak_assumed"), gcvb_json_str (s, what);
+  gcvb_json_nvof (s, &nvof);
   g_string_append (s, "},\n  \"paper\": {\"speedup_8800gts512\": ");
   gcvb_json_num (s, PAPER_SPEEDUP_8800);
   g_string_append (s, ", \"speedup_8600mgt\": "), gcvb_json_num (s, PAPER_SPEEDUP_8600);
@@ -1433,7 +1436,11 @@ main (int argc, char **argv)
   gboolean do_elements, do_quality;
 
   if (!gcvb_init (&argc, &argv, "- benchmark cudavcm / cpuvcm and the VCM backends (the paper's 640x480 / 2048 "
-          "points, 1080p / 8192, OpenCV's pyramidal LK as the peer)", entries, &opt, &quick))
+          "points, 1080p / 8192, OpenCV's pyramidal LK as the peer)\n\n"
+          "GPU peer: NVIDIA's optical-flow engine (Optical Flow SDK, NVOFA, the driver's "
+          "libnvidia-opticalflow.so.1), probed in a process of its own (nvof-probe; --skip nvofa): the "
+          "\"GPU peer:\" line and the JSON's config.nvofa say whether this GPU has it and why not",
+          entries, &opt, &quick))
     return 2;
   list = gcvb_split_list (opt_cases, "paper,hd,quality,elements");
   for (guint i = 0; i < list->len; i++) {
@@ -1485,6 +1492,7 @@ main (int argc, char **argv)
 #else
   g_print ("Peer:       OpenCV not built in (no opencv4 with the video module at configure time)\n");
 #endif
+  gcvb_nvof_peer (&host, opt.device, gcvb_skipped (&opt, "nvofa"), &nvof);
   g_print ("Timing:     GPU %d pairs after %d warm-up; CPU and OpenCV at most %d runs within %.0f s a row; CPU "
       "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");
