@@ -43,6 +43,8 @@ B=${1:-build-gpu}
 OUT=${OUT:-$PWD/gpu-stress-out}
 LOG=$OUT/stress
 mkdir -p "$LOG"
+# the host's Python (with OpenCV), before the packed runtime's comes first
+HOST_PY=${HOST_PY:-$(command -v python3)}
 [ -f .gpu-runtime/env.sh ] && source .gpu-runtime/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst
 export GST_REGISTRY=$LOG/registry.bin
@@ -61,7 +63,8 @@ gst-inspect-1.0 cudaseamcarve > /dev/null 2>&1 || { echo "cudaseamcarve not foun
 # moving test pattern.
 FRAMES_FILE=$LOG/frames-1080p-rgba.raw
 N_FILE_FRAMES=12
-if python3 - "$FRAMES_FILE" "$N_FILE_FRAMES" > "$LOG/frames.txt" 2>&1 <<'EOF'
+if env -u PYTHONPATH -u PYTHONHOME -u LD_LIBRARY_PATH "$HOST_PY" - "$FRAMES_FILE" "$N_FILE_FRAMES" \
+    > "$LOG/frames.txt" 2>&1 <<'EOF'
 import sys
 import cv2
 import numpy as np
