@@ -166,6 +166,23 @@ summary() {
 
 begin() { ok=0; wd=0; hang=0; err_n=0; phase_start=$SECONDS; echo "== $1: $2"; }
 
+# concurrent PHASE ROUNDS CMD...: ROUNDS rounds of PROCS runs of CMD at
+# once, then the phase's summary
+concurrent() {
+  local phase=$1 rounds=$2 r p names
+  shift 2
+  for r in $(seq 1 "$rounds"); do
+    names=()
+    for p in $(seq 1 "$PROCS"); do
+      run "$phase-$r-$p" "$@" &
+      names+=("$phase-$r-$p")
+    done
+    wait
+    batch "${names[@]}"
+  done
+  summary "$phase" $((rounds * PROCS)) $((SECONDS - phase_start))
+}
+
 if want fresh; then
   begin fresh "$FRESH fresh processes, one at a time ($SRC_FRAMES frames each, lazy module loading)"
   for i in $(seq 1 "$FRESH"); do
@@ -188,17 +205,8 @@ fi
 
 if want procs; then
   begin procs "$PROC_ROUNDS rounds of $PROCS processes at once"
-  for r in $(seq 1 "$PROC_ROUNDS"); do
-    names=()
-    for p in $(seq 1 "$PROCS"); do
-      # shellcheck disable=SC2046
-      run "procs-$r-$p" $(launch_cmd) &
-      names+=("procs-$r-$p")
-    done
-    wait
-    batch "${names[@]}"
-  done
-  summary procs $((PROC_ROUNDS * PROCS)) $((SECONDS - phase_start))
+  # shellcheck disable=SC2046
+  concurrent procs "$PROC_ROUNDS" $(launch_cmd)
 fi
 
 if want branches; then
@@ -217,17 +225,8 @@ fi
 
 if want fallback; then
   begin fallback "$FALLBACK_ROUNDS rounds of $PROCS processes at once, GCV_SEAM_CUDA_FALLBACK=1 (no cooperative launch)"
-  for r in $(seq 1 "$FALLBACK_ROUNDS"); do
-    names=()
-    for p in $(seq 1 "$PROCS"); do
-      # shellcheck disable=SC2046
-      run "fallback-$r-$p" env GCV_SEAM_CUDA_FALLBACK=1 $(launch_cmd) &
-      names+=("fallback-$r-$p")
-    done
-    wait
-    batch "${names[@]}"
-  done
-  summary fallback $((FALLBACK_ROUNDS * PROCS)) $((SECONDS - phase_start))
+  # shellcheck disable=SC2046
+  concurrent fallback "$FALLBACK_ROUNDS" env GCV_SEAM_CUDA_FALLBACK=1 $(launch_cmd)
 fi
 
 if want bench && [ -x "$B/tests/bench/bench-seamcarve" ]; then
