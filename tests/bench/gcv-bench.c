@@ -270,8 +270,9 @@ gcvb_host_memcpy_gbps (size_t bytes, int threads, int runs)
   return gbps;
 }
 
-/* An integer from a one-line file of sysfs, -1 when unreadable. */
-static int
+/* An integer from a one-line file of sysfs, -1 when unreadable (the GPU's
+ * NUMA node: only in builds with CUDA). */
+static G_GNUC_UNUSED int
 sysfs_int (const char *path)
 {
   gchar *text = NULL;
