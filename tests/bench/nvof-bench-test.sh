@@ -96,6 +96,11 @@ check "crash leaves begin" "$(cat "$dir/f/result.tsv")" $'^begin\t4\t5$'
 job "$dir/g" "4 5"
 mocked hang-exec timeout 2 "$bench" run "$dir/g/job"
 check "hang rc" "rc $?" "^rc 124$"
+job "$dir/i" "4 5" "2 5"
+echo "limit 1" >> "$dir/i/job"
+mocked hang-exec "$bench" run "$dir/i/job"
+check "config limit rc" "rc $?" "^rc 142$"
+check "config limit leaves begin" "$(cat "$dir/i/result.tsv")" $'^begin\t4\t5$'
 job "$dir/h" "4 5"
 mocked no-engine "$bench" run "$dir/h/job"
 check "no engine rows" "$(cat "$dir/h/result.tsv")" $'^row\t4\t5\tskipped\tnvCreateOpticalFlowCuda'

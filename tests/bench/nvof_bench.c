@@ -31,6 +31,8 @@
  *   flow IN REF NOHINTS  executed after the timed ones, in order, the flow
  *                        of each written
  *   out DIR
+ *   limit S              seconds a config may take: then SIGALRM ends the
+ *                        program (a hung driver call), 0 none
  * Each config gets a session of its own: nvCreateOpticalFlowCuda on the
  * device's primary context, nvOFInit (W x H, the grid, the perf level,
  * GRAY8 in, forward flow, no hints, no cost), an input buffer per frame and
@@ -62,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "nvof-abi.h"
 
@@ -321,7 +324,7 @@ typedef struct {
 } Pair;
 
 typedef struct {
-  int device, width, height, n_frames, warmup, runs;
+  int device, width, height, n_frames, warmup, runs, limit_s;
   char frames_path[1024], out_dir[1024];
   int n_configs;
   int grid[MAX_CONFIGS], perf[MAX_CONFIGS];
@@ -355,6 +358,8 @@ read_job (const char *path, Job * j)
     if (strcmp (key, "warmup") == 0 && sscanf (line, "%*s %d", &j->warmup) == 1)
       continue;
     if (strcmp (key, "runs") == 0 && sscanf (line, "%*s %d", &j->runs) == 1)
+      continue;
+    if (strcmp (key, "limit") == 0 && sscanf (line, "%*s %d", &j->limit_s) == 1)
       continue;
     if (strcmp (key, "out") == 0 && sscanf (line, "%*s %1023s", j->out_dir) == 1)
       continue;
@@ -735,8 +740,12 @@ cmd_run (const char *job_path)
       row_out (res, j.grid[ci], j.perf[ci], state == 0 ? "skipped" : "failed", why, NAN, NAN, NAN, NAN, 0, 0, 0, 0,
           NAN, NAN);
   } else {
-    for (int ci = 0; ci < j.n_configs; ci++)
+    for (int ci = 0; ci < j.n_configs; ci++) {
+      /* default action: the program ends, the benchmark names the config */
+      alarm (j.limit_s > 0 ? (unsigned) j.limit_s : 0);
       run_config (&e, &caps, &j, ci, res);
+      alarm (0);
+    }
   }
   fclose (res);
   free (j.frames);
