@@ -29,9 +29,6 @@
 #ifndef GCVB_SCRIPTS_DIR
 #define GCVB_SCRIPTS_DIR "scripts"
 #endif
-#ifndef GCVB_NVOF_PROBE
-#define GCVB_NVOF_PROBE "nvof-probe"
-#endif
 #ifndef GCVB_PLUGIN_FILE
 #define GCVB_PLUGIN_FILE ""
 #endif
@@ -2101,71 +2098,6 @@ done:
   g_strfreev (python_argv);
   g_ptr_array_free (argv, TRUE);
   return rows;
-}
-
-int
-gcvb_nvof_probe (int device, char *what, size_t what_len)
-{
-  gchar *dev = g_strdup_printf ("%d", device), *out = NULL, *err = NULL;
-  const gchar *argv[] = { "timeout", "90", GCVB_NVOF_PROBE, dev, NULL };
-  GError *error = NULL;
-  gint status = 0;
-  int state = -1;
-
-  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error)) {
-    g_snprintf (what, what_len, "cannot run %s: %s", GCVB_NVOF_PROBE, error->message);
-    g_error_free (error);
-  } else if (!g_spawn_check_wait_status (status, &error)) {
-    g_snprintf (what, what_len, "%s: %s", GCVB_NVOF_PROBE, error->message);
-    g_error_free (error);
-  } else {
-    gchar **f = g_strsplit (g_strstrip (out), "\t", 2);
-    if (g_strv_length (f) == 2) {
-      state = strcmp (f[0], "present") == 0 ? 1 : strcmp (f[0], "absent") == 0 ? 0 : -1;
-      g_strlcpy (what, f[1], what_len);
-    } else {
-      g_snprintf (what, what_len, "%s said nothing", GCVB_NVOF_PROBE);
-    }
-    g_strfreev (f);
-  }
-  g_free (dev);
-  g_free (out);
-  g_free (err);
-  return state;
-}
-
-void
-gcvb_nvof_peer (const GcvbHost * h, int device, gboolean skipped, GcvbNvof * out)
-{
-  char what[256] = "";
-  int state;
-
-  if (skipped) {
-    g_strlcpy (out->state, "skipped", sizeof (out->state));
-    g_strlcpy (out->detail, "--skip nvofa", sizeof (out->detail));
-  } else if (!h->cuda.available) {
-    g_strlcpy (out->state, "unknown", sizeof (out->state));
-    g_strlcpy (out->detail, h->cuda.why, sizeof (out->detail));
-  } else {
-    state = gcvb_nvof_probe (device, what, sizeof (what));
-    g_strlcpy (out->state, state > 0 ? "present" : state == 0 ? "absent" : "unknown", sizeof (out->state));
-    if (state > 0)
-      g_snprintf (out->detail, sizeof (out->detail), "%s; its speed and endpoint error are not measured here: the "
-          "Optical Flow SDK's buffer and execute API is not declared in this project", what);
-    else
-      g_strlcpy (out->detail, what, sizeof (out->detail));
-  }
-  g_print ("GPU peer:   NVIDIA's optical-flow engine (Optical Flow SDK, NVOFA): %s: %s\n", out->state, out->detail);
-}
-
-void
-gcvb_json_nvof (GString * s, const GcvbNvof * n)
-{
-  g_string_append (s, ", \"nvofa\": {\"state\": ");
-  gcvb_json_str (s, n->state);
-  g_string_append (s, ", \"detail\": ");
-  gcvb_json_str (s, n->detail);
-  g_string_append (s, "}");
 }
 
 /* ------------------------------------------------------------------------ */

@@ -485,24 +485,6 @@ gboolean gcvb_write_frames (const GcvbFrameSet * fs, const char *path, GError **
 GPtrArray *gcvb_python_peer (const char *script, const char *const *args, int timeout_s, char *why,
     size_t why_len);
 
-/* Whether CUDA device `device` has NVIDIA's optical-flow engine (the
- * Optical Flow SDK's NVOFA), asked by the nvof-probe program of this build
- * in a process of its own: 1 present, 0 absent, -1 unknown; what says
- * what was seen. */
-int gcvb_nvof_probe (int device, char *what, size_t what_len);
-
-/* The motion benchmarks' GPU peer, NVIDIA's optical-flow engine: probed
- * (unless skipped or there is no GPU), one "GPU peer:" line printed, the
- * state kept for the JSON ("nvofa": {"state": "present" | "absent" |
- * "unknown" | "skipped", "detail"}, gcvb_json_nvof). */
-typedef struct {
-  char state[16];
-  char detail[320];
-} GcvbNvof;
-void gcvb_nvof_peer (const GcvbHost * h, int device, gboolean skipped, GcvbNvof * out);
-/* , "nvofa": {...} */
-void gcvb_json_nvof (GString * s, const GcvbNvof * n);
-
 /* ------------------------------------------------------------------------ */
 /* JSON */
 
