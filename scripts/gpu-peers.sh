@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 29's GPU job: our rows next to the GPU peers, the system-memory
-# rows near the PCIe limit, seam carving at its defaults, and (a second
-# job) the seam carving stall's stress test.  Tables print as they come;
+# rows near the PCIe limit, seam carving at its defaults; the optical-flow
+# engine against the motion elements (a second job) and the seam carving
+# stall's stress test (a third).  Tables print as they come;
 # logs and JSON go under $OUT.  Every command runs under `timeout`.
 #
 # Here (the nvcc build, sm_90), once:
@@ -9,7 +10,8 @@
 #   scripts/gpu-peers.sh --pack build-gpu     # -> out/gpu-peers-bundle.tar.gz
 # On the GPU host (carry: out/gpu-peers-bundle.tar.gz):
 #   tar -xzf out/gpu-peers-bundle.tar.gz && scripts/gpu-peers.sh build-gpu           # job 1, ~7 min
-#   tar -xzf out/gpu-peers-bundle.tar.gz && PARTS=stress scripts/gpu-peers.sh build-gpu   # job 2, ~4 min
+#   tar -xzf out/gpu-peers-bundle.tar.gz && PARTS=motion scripts/gpu-peers.sh build-gpu   # job 2, ~3 min
+#   tar -xzf out/gpu-peers-bundle.tar.gz && PARTS=stress scripts/gpu-peers.sh build-gpu   # job 3, ~4 min
 #
 # The bundle holds the build directory (no objects, ELF files stripped of
 # debug info), .gpu-runtime (pack-runtime.sh, with pack-nvcodec.sh's 1.22
@@ -17,8 +19,9 @@
 # nvcodec's cudascale / cudaconvertscale (PEER_PREFIX, default the newest
 # of /work/gst-prefix/1.26.9 and 1.28.6) as peer-gst/.
 #
-# PARTS (default "seamcarve pipeline canny bspline conv3d motion cudascale",
-# in that order: the most important first), on an H200:
+# PARTS (default "seamcarve pipeline canny bspline conv3d cudascale", in
+# that order: the most important first; motion and stress are jobs of their
+# own), on an H200:
 #   seamcarve  bench-seamcarve video + element rows (default seams-per-pass,
 #              16, 32) and bench-pipeline's seamcarve rows in all four
 #              memory modes: the 200 fps target and the element's overhead   ~45 s
@@ -29,8 +32,12 @@
 #   bspline    bench-bsplinescale: ours, NPP, PyTorch, accuracy              ~100 s
 #   conv3d     bench-conv3d 720x560 (the paper's) and 1920x1080: ours
 #              against PyTorch F.conv3d                                      ~100 s
-#   motion     whether the GPU has the optical-flow engine (nvof-probe,
-#              nvidia-smi)                                                     ~5 s
+#   motion     NVIDIA's optical-flow engine (NVOFA) as the GPU peer of
+#              cudamotionest and cudavcm: nvof-probe and nvof-bench caps (is
+#              it there, its grids and sizes), then bench-motionest (hd, sd,
+#              mods, codec) and bench-vcm (paper, hd, quality) with their
+#              nvofa rows at every grid and perf level: time per pair and
+#              endpoint error on the same pairs as ours                      ~3 min
 #   cudascale  GStreamer's cudascale (PEER_PREFIX) against cudabsplinescale
 #              in CUDA memory, 1080p->4K and 4K->1080p RGBA, and its
 #              distance from the exact B-spline                               ~40 s
@@ -57,7 +64,14 @@ if [ "${1:-}" = "--pack" ]; then
   else
     echo "no peer GStreamer prefix (PEER_PREFIX): the cudascale part will be skipped"
   fi
-  [ -d .gpu-runtime ] || echo "warning: no .gpu-runtime here (shared/gpu-host/pack-runtime.sh): not in the bundle"
+  if [ -d .gpu-runtime ]; then
+    # the libraries the benchmarks load that the packed runtime may lack
+    # (OpenCV's core, imgproc and video for bench-canny and bench-vcm, liblqr)
+    scripts/gpu-runtime-extras.sh "$B"/tests/bench/bench-{canny,bsplinescale,conv3d,seamcarve,pipeline,motionest,vcm} \
+      "$B"/tests/bench/nvof-bench || echo "warning: scripts/gpu-runtime-extras.sh failed"
+  else
+    echo "warning: no .gpu-runtime here (shared/gpu-host/pack-runtime.sh): not in the bundle"
+  fi
   tar -czf out/gpu-peers-bundle.tar.gz -C "$stage" "$B" "${extra[@]}" \
     $( [ -d .gpu-runtime ] && echo "-C $PWD .gpu-runtime" )
   rm -rf "$stage"
@@ -74,7 +88,7 @@ export GCVB_PYTHON="env -u PYTHONPATH -u PYTHONHOME -u LD_LIBRARY_PATH $HOST_PY"
 export HOST_PY
 source .gpu-runtime/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst
-PARTS=${PARTS:-seamcarve pipeline canny bspline conv3d motion cudascale}
+PARTS=${PARTS:-seamcarve pipeline canny bspline conv3d cudascale}
 want() { [[ " $PARTS " == *" $1 "* ]]; }
 failed=0
 T0=$SECONDS
@@ -93,7 +107,7 @@ step() {
   [ $rc = 0 ] || failed=$((failed + 1))
 }
 
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,compute_mode --format=csv,noheader | tee "$OUT/gpu.txt"
 echo "host Python: $HOST_PY ($($GCVB_PYTHON -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1))"
 
 if want seamcarve; then
@@ -128,9 +142,16 @@ fi
 
 if want motion; then
   step nvof-probe 100 "$B/tests/bench/nvof-probe" 0
+  step nvof-caps 100 "$B/tests/bench/nvof-bench" caps 0
   nvidia-smi -q -d UTILIZATION > "$OUT/nvidia-smi-utilization.txt" 2>&1
   echo "nvidia-smi's utilization engines (an OFA line where the driver knows the engine):"
   grep -iE "ofa|jpeg|decoder|encoder" "$OUT/nvidia-smi-utilization.txt"
+  ls -l /usr/lib/x86_64-linux-gnu/libnvidia-opticalflow.so* 2>&1 | head -3
+  # ours (cuda rows, quality from the cuda backend) and the engine's rows
+  step motionest 600 "$B/tests/bench/bench-motionest" --cases hd,sd,mods,codec --skip cpu,ffmpeg,multi \
+    --json "$OUT/bench-motionest.json"
+  step vcm 480 "$B/tests/bench/bench-vcm" --cases paper,hd,quality --skip cpu,cpu1,opencv \
+    --json "$OUT/bench-vcm.json"
 fi
 
 if want cudascale; then
