@@ -40,8 +40,9 @@ typedef struct {
  * "GPU peer:" line and fills out. */
 void gcvb_nvof_peer (int device, gboolean skipped, GcvbNvof * out);
 gboolean gcvb_nvof_present (const GcvbNvof * n);
-/* , "nvofa": {"state", "detail", "grids", "sizes"} */
-void gcvb_json_nvof (GString * s, const GcvbNvof * n);
+/* , "nvofa": {"state", "detail", "grids", "sizes"}, "nvofa_grids": [the
+ * grids run], "nvofa_perf": [the levels run, by name] */
+void gcvb_json_nvof (GString * s, const GcvbNvof * n, const int *grids, int n_grids, const int *perfs, int n_perfs);
 
 /* The perf levels (NV_OF_PERF_LEVEL) by name. */
 typedef struct {
@@ -105,13 +106,19 @@ typedef struct {
 } GcvbNvofRun;
 
 /* Every grid x perf level through nvof-bench (each run of the program
- * under coreutils' timeout; when it dies or hangs, the config it was in
- * fails with why and the program runs again for the ones after it).  An
+ * under coreutils' timeout; when it dies, the config it was in fails with
+ * why and the program runs again for the ones after it; once it hangs,
+ * the rest and every later run fail at once, saying where it hung).  An
  * array of n_grids x n_perfs runs, grid-major; free with
  * gcvb_nvof_runs_free.  Progress lines on stderr. */
 GcvbNvofRun *gcvb_nvof_run (const GcvbNvof * n, int device, const GcvbNvofJob * job, const int *grids,
     int n_grids, const int *perfs, int n_perfs);
 void gcvb_nvof_runs_free (GcvbNvofRun * runs, int n);
+
+/* A warning when the CUDA events saw far less time than the host's clock
+ * (the engine's work would not be ordered in the stream, and wall is the
+ * measure), else "". */
+const char *gcvb_nvof_timing_note (const GcvbNvofRun * r);
 
 /* "g4 slow" */
 void gcvb_nvof_run_name (const GcvbNvofRun * r, char *buf, size_t len);

@@ -2006,6 +2006,8 @@ bench_nvofa (int ci, const Clip * clip)
     a->row->m.fps = 1000.0 / r->ev_ms;
     a->row->wall_ms = r->wall_ms;
     g_strlcpy (a->row->m.backend, "nvofa", sizeof (a->row->m.backend));
+    if (*gcvb_nvof_timing_note (r))
+      gcvb_result_note (&a->row->m, "%s", gcvb_nvof_timing_note (r));
     gcvb_result_note (&a->row->m, "wall %.4f ms; %dx%d vectors; session setup %.0f ms, first execute %.2f ms",
         r->wall_ms, r->cols, r->rows, r->setup_ms, r->first_ms);
     for (int pi = 0; pi < clip->n_pairs; pi++)
@@ -2846,14 +2848,8 @@ results_json (void)
   g_string_append (s, ", \"limit_float_ops\": "), gcvb_json_num (s, peak ? pf : NAN);
   g_string_append (s, ", ");
   GCVB_JKEY (s, "limits_assumed"), gcvb_json_str (s, pw);
-  gcvb_json_nvof (s, &nvof);
-  g_string_append (s, ", \"nvofa_grids\": [");
-  for (int i = 0; i < n_nvofa_grids; i++)
-    g_string_append_printf (s, "%s%d", i ? ", " : "", nvofa_grids[i]);
-  g_string_append (s, "], \"nvofa_perf\": [");
-  for (int i = 0; i < n_nvofa_perfs; i++)
-    g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", gcvb_nvof_perf_name (nvofa_perfs[i]));
-  g_string_append (s, "]},\n  \"cases\": [\n");
+  gcvb_json_nvof (s, &nvof, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
+  g_string_append (s, "},\n  \"cases\": [\n");
   for (int ci = 0; ci < N_CASES; ci++) {
     const Case *c = &cases[ci];
     g_string_append_printf (s, "    {\"name\": \"%s\", \"ran\": %s, \"width\": %d, \"height\": %d, \"variants\": [",

@@ -149,7 +149,7 @@ gcvb_nvof_present (const GcvbNvof * n)
 }
 
 void
-gcvb_json_nvof (GString * s, const GcvbNvof * n)
+gcvb_json_nvof (GString * s, const GcvbNvof * n, const int *grids, int n_grids, const int *perfs, int n_perfs)
 {
   g_string_append (s, ", \"nvofa\": {\"state\": ");
   gcvb_json_str (s, n->state);
@@ -165,6 +165,13 @@ gcvb_json_nvof (GString * s, const GcvbNvof * n)
     g_string_append (s, "]");
   }
   g_string_append_printf (s, ", \"sizes\": [%d, %d, %d, %d]}", n->size[0], n->size[1], n->size[2], n->size[3]);
+  g_string_append (s, ", \"nvofa_grids\": [");
+  for (int i = 0; i < n_grids; i++)
+    g_string_append_printf (s, "%s%d", i ? ", " : "", grids[i]);
+  g_string_append (s, "], \"nvofa_perf\": [");
+  for (int i = 0; i < n_perfs; i++)
+    g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", gcvb_nvof_perf_name (perfs[i]));
+  g_string_append (s, "]");
 }
 
 gboolean
@@ -315,6 +322,10 @@ parse_row (gchar ** f, GcvbNvofRun * r, const char *dir)
   }
 }
 
+/* Once nvof-bench hung, the process runs it no more (each try would cost
+ * its time limit again): why, else "". */
+static char hung_before[600];
+
 GcvbNvofRun *
 gcvb_nvof_run (const GcvbNvof * n, int device, const GcvbNvofJob * job, const int *grids, int n_grids,
     const int *perfs, int n_perfs)
@@ -343,6 +354,11 @@ gcvb_nvof_run (const GcvbNvof * n, int device, const GcvbNvofJob * job, const in
       g_strlcpy (runs[i].state, "skipped", sizeof (runs[i].state));
       g_snprintf (runs[i].why, sizeof (runs[i].why), "engine %s: %s", n->state, n->detail);
     }
+    goto done;
+  }
+  if (hung_before[0]) {
+    for (int i = 0; i < n_runs; i++)
+      g_snprintf (runs[i].why, sizeof (runs[i].why), "not run: nvof-bench hung before (%s)", hung_before);
     goto done;
   }
   memset (&fs, 0, sizeof (fs));
@@ -415,6 +431,8 @@ gcvb_nvof_run (const GcvbNvof * n, int device, const GcvbNvofJob * job, const in
       char name[32] = "";
       if (begun != NULL)
         gcvb_nvof_run_name (begun, name, sizeof (name));
+      if (hung)
+        g_snprintf (hung_before, sizeof (hung_before), "%dx%d %s: %s", job->width, job->height, name, why);
       for (int k = 0; k < left; k++) {
         if (ran)
           g_strlcpy (runs[todo[k]].why, "nvof-bench gave no row", sizeof (runs[todo[k]].why));
@@ -454,6 +472,18 @@ done:
   g_free (res_path);
   g_free (dir);
   return runs;
+}
+
+const char *
+gcvb_nvof_timing_note (const GcvbNvofRun * r)
+{
+  static char buf[200];
+
+  buf[0] = '\0';
+  if (r->count > 0 && r->ev_ms < 0.25 * r->wall_ms && r->wall_ms - r->ev_ms > 0.05)
+    g_snprintf (buf, sizeof (buf), "CHECK: the events (%.4f ms) see far less than the host's clock (%.4f ms): the "
+        "engine's work may not be in stream order, read wall", r->ev_ms, r->wall_ms);
+  return buf;
 }
 
 void

@@ -788,6 +788,8 @@ bench_nvofa (int ci, const Clip * clip)
     g_strlcpy (r->m.backend, "nvofa", sizeof (r->m.backend));
     if (ours != NULL)
       gcvb_result_note (&r->m, "%.2fx the cuda track row's time", r->m.ms / ours->m.ms);
+    if (*gcvb_nvof_timing_note (nr))
+      gcvb_result_note (&r->m, "%s", gcvb_nvof_timing_note (nr));
     gcvb_result_note (&r->m, "wall %.4f ms; N: %dx%d vectors; session setup %.0f ms, first execute %.2f ms",
         nr->wall_ms, nr->cols, nr->rows, nr->setup_ms, nr->first_ms);
   }
@@ -1524,14 +1526,8 @@ results_json (void)
   gcvb_json_num (s, peak > 0 ? peak : NAN);
   g_string_append (s, ", ");
   GCVB_JKEY (s, "int_peak_assumed"), gcvb_json_str (s, what);
-  gcvb_json_nvof (s, &nvof);
-  g_string_append (s, ", \"nvofa_grids\": [");
-  for (int i = 0; i < n_nvofa_grids; i++)
-    g_string_append_printf (s, "%s%d", i ? ", " : "", nvofa_grids[i]);
-  g_string_append (s, "], \"nvofa_perf\": [");
-  for (int i = 0; i < n_nvofa_perfs; i++)
-    g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", gcvb_nvof_perf_name (nvofa_perfs[i]));
-  g_string_append (s, "]},\n  \"paper\": {\"speedup_8800gts512\": ");
+  gcvb_json_nvof (s, &nvof, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
+  g_string_append (s, "},\n  \"paper\": {\"speedup_8800gts512\": ");
   gcvb_json_num (s, PAPER_SPEEDUP_8800);
   g_string_append (s, ", \"speedup_8600mgt\": "), gcvb_json_num (s, PAPER_SPEEDUP_8600);
   g_string_append (s, ", \"frame_ms_sequential_loading\": "), gcvb_json_num (s, PAPER_FRAME_MS);
