@@ -3,7 +3,8 @@
  *
  *   bench-motionest [--quick] [--cases hd,sd,mods,codec,elements,pictures]
  *       [--cpu-budget S] [--quality-pairs N] [--runs N] [--skip LIST]
- *       [--ffmpeg-libdir DIR] [--pictures DIR] [--json FILE]
+ *       [--ffmpeg-libdir DIR] [--nvofa-grids LIST] [--nvofa-perf LIST]
+ *       [--pictures DIR] [--json FILE]
  *
  * Cases (the issue's, from paper 004 and paper 003):
  * 1. hd: the paper's HD case: 1920x1080, 96x54 blocks (20 x 20 = 400),

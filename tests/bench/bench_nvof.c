@@ -30,6 +30,33 @@ gcvb_nvof_perf_name (int value)
 /* ------------------------------------------------------------------------ */
 /* running nvof-bench */
 
+/* The program: $GCVB_NVOF_BENCH, else the one of this build, else the one
+ * beside the running benchmark (a build directory moved to another host),
+ * else nvof-bench on the PATH. */
+static const char *
+nvof_bench_path (void)
+{
+  static gchar *path;
+
+  if (path == NULL) {
+    const char *env = g_getenv ("GCVB_NVOF_BENCH");
+    gchar *self = g_file_read_link ("/proc/self/exe", NULL), *dir = self ? g_path_get_dirname (self) : NULL;
+    gchar *beside = dir ? g_build_filename (dir, "nvof-bench", NULL) : NULL;
+    if (env != NULL && *env != '\0')
+      path = g_strdup (env);
+    else if (g_file_test (GCVB_NVOF_BENCH, G_FILE_TEST_IS_EXECUTABLE))
+      path = g_strdup (GCVB_NVOF_BENCH);
+    else if (beside != NULL && g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+      path = g_strdup (beside);
+    else
+      path = g_strdup ("nvof-bench");
+    g_free (self);
+    g_free (dir);
+    g_free (beside);
+  }
+  return path;
+}
+
 /* argv under coreutils' timeout (limit_s; GCVB_NVOF_TIMEOUT overrides it):
  * TRUE when it ran and exited 0; else why (it could not start, exited
  * with a status, was killed by a signal, timed out).  out: its stdout. */
@@ -47,7 +74,7 @@ spawn_nvof_bench (const char *const *args, double limit_s, gchar ** out, gboolea
   g_ptr_array_add (argv, (gpointer) "-k");
   g_ptr_array_add (argv, (gpointer) "5");
   g_ptr_array_add (argv, limit);
-  g_ptr_array_add (argv, (gpointer) GCVB_NVOF_BENCH);
+  g_ptr_array_add (argv, (gpointer) nvof_bench_path ());
   for (int i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -57,7 +84,7 @@ spawn_nvof_bench (const char *const *args, double limit_s, gchar ** out, gboolea
     *hung = FALSE;
   if (!g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, NULL, &status,
           &error)) {
-    g_snprintf (why, len, "cannot run %s: %s", GCVB_NVOF_BENCH, error->message);
+    g_snprintf (why, len, "cannot run %s: %s", nvof_bench_path (), error->message);
     g_error_free (error);
   } else if (WIFSIGNALED (status) || (WIFEXITED (status) && WEXITSTATUS (status) > 128
           && WEXITSTATUS (status) != 137)) {

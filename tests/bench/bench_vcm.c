@@ -3,7 +3,8 @@
  *
  *   bench-vcm [--quick] [--cases paper,hd,quality,elements] [--runs N]
  *       [--cpu-budget S] [--quality-pairs N] [--points-per-window P,H]
- *       [--skip gpu,cpu,cpu1,opencv,check] [--json FILE]
+ *       [--skip gpu,cpu,cpu1,opencv,nvofa,check] [--nvofa-grids LIST]
+ *       [--nvofa-perf LIST] [--json FILE]
  *
  * Cases (issue 7, paper 002 section 4):
  * 1. paper: 640x480, the paper's setting: 16x16 windows, 5x5 template,
