@@ -164,7 +164,6 @@ extern "C" {
 #define GCV_SEAM_MAX_DIMENSION 32767
 #define GCV_SEAM_MAX_PLANES 3
 #define GCV_SEAM_MAX_CHANNELS 4
-#define GCV_SEAM_MAX_PER_PASS 1024
 /* An alpha of 0 / 255 moves a pixel's energy by this much: more than any
  * seam's energy can differ by in one row (510 + forward 1020 + temporal). */
 #define GCV_SEAM_ALPHA_BIAS 16384
@@ -178,6 +177,8 @@ extern "C" {
  * GCV_SEAM_FAST_SCAN end columns in (M, j) order, and keeps those that cost
  * at most gcv_seam_fast_limit (). */
 #define GCV_SEAM_FAST_TRIES 32
+/* seams_per_pass: 1 .. this; a pass never takes more than it tries */
+#define GCV_SEAM_MAX_PER_PASS GCV_SEAM_FAST_TRIES
 #define GCV_SEAM_FAST_SCAN 256
 #define GCV_SEAM_FAST_SLACK_NUM 3       /* slack: 3/5 of the cheapest seam's cost */
 #define GCV_SEAM_FAST_SLACK_DEN 5
@@ -205,8 +206,7 @@ typedef enum {
 typedef struct {
   GcvSeamEnergy energy;
   GcvSeamMode mode;
-  int seams_per_pass;           /* fast mode: 1 .. GCV_SEAM_MAX_PER_PASS (checked in both modes); a
-                                 * pass takes at most GCV_SEAM_FAST_TRIES */
+  int seams_per_pass;           /* fast mode: 1 .. GCV_SEAM_MAX_PER_PASS (checked in both modes) */
   double temporal_coherence;    /* 0 .. 1 */
   int mask_alpha;               /* boolean; needs geometry alpha_channel >= 0 to matter */
   GcvSeamOrder order;
@@ -445,6 +445,15 @@ typedef struct _GcvSeamCuda GcvSeamCuda;
 GcvSeamCuda *gcv_seam_cuda_new (const GcvSeamGeometry * geom, GcvError * err);
 GcvStatus gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params, const GcvPlane * in,
     GcvPlane * out, GcvPlane * mask, void *stream, GcvError * err);
+/* The pass loop waits on the device (grid barriers, neighbour bands); a
+ * wait that lasts GCV_SEAM_CUDA_WATCHDOG_MS (the environment variable of
+ * that name overrides it; 0: never) gives up and the launch ends, its
+ * frame's output garbage, instead of hanging the stream.  Once the stream
+ * has passed a frame: GCV_OK, or GCV_ERROR_CUDA saying what waited for
+ * what, for this or any earlier frame of ctx (then every later _process
+ * fails too). */
+#define GCV_SEAM_CUDA_WATCHDOG_MS 5000
+GcvStatus gcv_seam_cuda_check (GcvSeamCuda * ctx, GcvError * err);
 void gcv_seam_cuda_reset (GcvSeamCuda * ctx);
 void gcv_seam_cuda_set_profiling (GcvSeamCuda * ctx, int on);
 void gcv_seam_cuda_profile (const GcvSeamCuda * ctx, GcvSeamProfile * profile);

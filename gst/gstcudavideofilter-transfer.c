@@ -141,10 +141,71 @@ ensure_slot_plane (GstCudaVideoFilter * self, const GstVideoInfo * info, guint p
   return gst_cuda_video_filter_device_alloc (self, row, h, plane, w, error);
 }
 
+/* Chunk k of n of a plane of h rows: host rows into packed staging. */
+static void
+copy_chunk (guint8 * staging, const guint8 * host, gsize host_stride, gsize row, gint h, gint k, gint n)
+{
+  gint y0 = (gint) ((gint64) h * k / n), y1 = (gint) ((gint64) h * (k + 1) / n);
+
+  gst_cuda_video_filter_copy_rows (staging + (gsize) y0 * row, row, host + (gsize) y0 * host_stride, host_stride,
+      row, y1 - y0, FALSE);
+}
+
+/* Copies plane rows 0 .. h - 1 from pageable host memory into packed
+ * staging and queues their DMA to the device plane @d on @stream, in
+ * chunks so that the DMA of one chunk overlaps the copy of the next.
+ * Planes of PARALLEL_COPY_BYTES and more: four chunks, one per thread of
+ * ONE parallel region, the calling thread (the only one with the CUDA
+ * context) queueing each chunk's DMA as soon as its copy is done; not a
+ * region per chunk, which would wake the copy threads and wait for all of
+ * them four times a frame (at thousands of frames a second). */
+static gboolean
+stage_plane (guint8 * staging, const guint8 * host, gsize host_stride, gsize row, gint h, const GcvPlane * d,
+    gpointer stream, GError ** error)
+{
+  gboolean parallel = row * h >= PARALLEL_COPY_BYTES;
+  gint chunks = parallel ? 4 : 1, failed = 0;
+  gint done[4] = { 0, 0, 0, 0 };
+  GcvError err = { GCV_OK, "" };
+
+#pragma omp parallel num_threads(4) if (parallel)
+  {
+#ifdef _OPENMP
+    gint t = omp_get_thread_num (), nt = omp_get_num_threads ();
+#else
+    gint t = 0, nt = 1;
+#endif
+    gint k;
+
+    /* thread t copies the chunks t, t + nt, ...; thread 0 queues every
+     * chunk's DMA in order, right after copying its own chunks and after
+     * waiting for the others' */
+    for (k = t; k < chunks && t != 0; k += nt) {
+      copy_chunk (staging, host, host_stride, row, h, k, chunks);
+      g_atomic_int_set (&done[k], 1);
+    }
+    for (k = 0; k < chunks && t == 0 && !failed; k++) {
+      gint y0 = (gint) ((gint64) h * k / chunks), y1 = (gint) ((gint64) h * (k + 1) / chunks), spins = 0;
+      if (k % nt == 0)
+        copy_chunk (staging, host, host_stride, row, h, k, chunks);
+      else
+        while (!g_atomic_int_get (&done[k]))
+          if (++spins % 1024 == 0)
+            g_thread_yield ();
+      if (y1 > y0 && gcv_cuda_upload_2d ((guint8 *) d->data + (gsize) y0 * d->stride, d->stride,
+              staging + (gsize) y0 * row, row, row, y1 - y0, stream, &err) != GCV_OK)
+        failed = 1;
+    }
+  }
+  if (failed)
+    return gst_cuda_video_filter_set_error (error, &err);
+  return TRUE;
+}
+
 /* Queues the upload of the planes the subclass wants from the mapped host
  * frame into the slot's device planes, on the upload stream: straight by
- * DMA from page-locked memory, else through the slot's staging, in
- * chunks so that the DMA of one chunk overlaps the copy of the next. */
+ * DMA from page-locked memory, else through the slot's staging
+ * (stage_plane). */
 static gboolean
 upload_frame (GstCudaVideoFilter * self, Job * job, GstVideoFrame * frame, GstCudaVideoDeviceFrame * dev,
     GError ** error)
@@ -177,7 +238,7 @@ upload_frame (GstCudaVideoFilter * self, Job * job, GstVideoFrame * frame, GstCu
     const guint8 *host = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
     gsize host_stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row;
     GcvPlane *d = &slot->dev_in[p];
-    gint w, h, chunks, k;
+    gint w, h;
 
     if (!(priv->in_planes & (1u << p)))
       continue;
@@ -188,18 +249,8 @@ upload_frame (GstCudaVideoFilter * self, Job * job, GstVideoFrame * frame, GstCu
         return gst_cuda_video_filter_set_error (error, &err);
       continue;
     }
-    chunks = row * h >= (1 << 20) ? 4 : 1;
-    for (k = 0; k < chunks; k++) {
-      gint y0 = (gint) ((gint64) h * k / chunks), y1 = (gint) ((gint64) h * (k + 1) / chunks);
-      guint8 *staging = slot->up_staging + used + (gsize) y0 * row;
-      if (y1 <= y0)
-        continue;
-      gst_cuda_video_filter_copy_rows (staging, row, host + (gsize) y0 * host_stride, host_stride, row,
-          y1 - y0, row * h >= PARALLEL_COPY_BYTES);
-      if (gcv_cuda_upload_2d ((guint8 *) d->data + (gsize) y0 * d->stride, d->stride, staging, row, row,
-              y1 - y0, stream, &err) != GCV_OK)
-        return gst_cuda_video_filter_set_error (error, &err);
-    }
+    if (!stage_plane (slot->up_staging + used, host, host_stride, row, h, d, stream, error))
+      return FALSE;
     used += row * h;
   }
   job->uploaded = TRUE;

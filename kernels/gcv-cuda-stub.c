@@ -407,6 +407,13 @@ gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params, const Gc
   return GCV_ERROR_NO_DEVICE;
 }
 
+GcvStatus
+gcv_seam_cuda_check (GcvSeamCuda * ctx, GcvError * err)
+{
+  gcv_cuda_unavailable (err);
+  return GCV_ERROR_NO_DEVICE;
+}
+
 void
 gcv_seam_cuda_reset (GcvSeamCuda * ctx)
 {

@@ -74,6 +74,22 @@
  * the passes (reading the number of seams still wanted back in fast mode).
  * GCV_SEAM_CUDA_FALLBACK=1 forces that path (for tests).
  *
+ * Bounded waits.  The pass loop waits on the device: at grid barriers for
+ * every block, in the seam map for the neighbour bands.  Should a block
+ * never come (not resident with the others, or gone from the loop early:
+ * a fault), those waits would spin for ever and the GPU's stream with
+ * them.  So a wait that has lasted GCV_SEAM_CUDA_WATCHDOG_MS (5 s; the
+ * environment variable of that name changes it, 0 turns it off) gives up:
+ * the first to give up sets DevState.abort, which every other wait sees
+ * within some microseconds, and writes what it waited for into the
+ * context's GcvSeamWatch, page-locked host memory mapped into the device,
+ * so the host reads it without a copy.  The launch then ends; the frame's
+ * output is garbage, and gcv_seam_cuda_check() and every later
+ * gcv_seam_cuda_process() return the error.  The waits read the global
+ * timer only every 64 polls: a wait that succeeds costs nothing more.
+ * GCV_SEAM_CUDA_FAULT=barrier makes the last block leave the pass loop
+ * at the second pass (for the test of this path).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <climits>
@@ -327,8 +343,25 @@ constexpr int kTileX = 64, kTileY = 8;          /* k_init: the paper's 64 x 8 ti
 
 /* ---- device state ----------------------------------------------------------------- */
 
+/* What a wait waited for when it gave up ("Bounded waits"). */
+enum { kWaitBarrier = 1, kWaitBand = 2 };
+
+/* Written once, by the first wait that gives up, into page-locked host
+ * memory the device sees (tripped last). */
+struct GcvSeamWatch {
+  unsigned tripped;
+  int what;                     /* kWaitBarrier / kWaitBand */
+  int block, grid;              /* the waiting block, of so many */
+  int pass, where;              /* the pass; the barrier's number in it, or the band */
+  int phase;                    /* kWaitBand: the seam-map phase waited for */
+  unsigned arrived, exited;     /* blocks at the barrier, blocks gone from the loop */
+  unsigned long long waited_ns;
+};
+
 struct DevState {
   unsigned bar_count, bar_gen;  /* grid barrier */
+  unsigned abort;               /* a wait gave up (sticky; see "Bounded waits") */
+  unsigned exited;              /* blocks that left k_passes this launch */
   unsigned n_cand;              /* fast mode: end columns within the limit */
   int nc;                       /* fast mode: candidates of the pass */
   long long limit;              /* fast mode: the most a seam of the pass may cost */
@@ -372,6 +405,9 @@ struct PassArgs {
   int trace;                    /* fast mode: the trace variant (FastTrace, GCV_SEAM_TRACE) */
   DevState *st;
   int profile;
+  GcvSeamWatch *watch;          /* host memory, mapped: why a wait gave up */
+  unsigned long long watch_ns;  /* a wait gives up after this long; 0 never */
+  int fault;                    /* GCV_SEAM_CUDA_FAULT=barrier (tests) */
 };
 
 /* Pixels of one image in working orientation: plane q's pixel (i, c) at
@@ -505,28 +541,74 @@ global_ns ()
   return t;
 }
 
+/* Called by a waiting thread every 64 polls: whether to give up, because
+ * another wait did (DevState.abort) or because this one, begun at *t0 (0:
+ * at this call), has lasted a.watch_ns.  The first to give up records why
+ * in *a.watch (see "Bounded waits"). */
+__device__ __noinline__ bool
+wait_gives_up (const PassArgs & a, unsigned long long *t0, int what, int pass, int where, int phase)
+{
+  if (ld_relaxed (&a.st->abort) != 0u)
+    return true;
+  const unsigned long long t = global_ns ();
+  if (*t0 == 0) {
+    *t0 = t;
+    return false;
+  }
+  if (a.watch_ns == 0 || t - *t0 < a.watch_ns)
+    return false;
+  if (atomicCAS (&a.st->abort, 0u, 1u) == 0u) {
+    volatile GcvSeamWatch *w = a.watch;
+    w->what = what;
+    w->block = blockIdx.x;
+    w->grid = gridDim.x;
+    w->pass = pass;
+    w->where = where;
+    w->phase = phase;
+    w->arrived = ld_relaxed (&a.st->bar_count);
+    w->exited = ld_relaxed (&a.st->exited);
+    w->waited_ns = t - *t0;
+    __threadfence_system ();
+    w->tripped = 1u;
+    __threadfence_system ();
+  }
+  return true;
+}
+
 /* Grid-wide barrier of a cooperative launch (every block resident).
  * Thread 0 of each block arrives with an acq_rel add (releasing what its
  * block wrote before the __syncthreads); the last to arrive resets the
  * count and bumps the generation (release), the others spin on it relaxed
  * and then fence (acquire).  No sequentially consistent fence: __threadfence
- * is one (membar.gl) and costs microseconds on a busy chip. */
-__device__ __forceinline__ void
-grid_sync (DevState * st)
+ * is one (membar.gl) and costs microseconds on a busy chip.  FALSE when a
+ * wait gave up (the block must leave the kernel); `where` numbers the
+ * barrier within the pass for that report. */
+__device__ __forceinline__ bool
+grid_sync (const PassArgs & a, int pass, int where)
 {
+  DevState *st = a.st;
+  __shared__ bool gave_up;
+
   __syncthreads ();
   if (threadIdx.x == 0) {
+    gave_up = false;
     const unsigned gen = ld_relaxed (&st->bar_gen);
     if (atom_add_acq_rel (&st->bar_count, 1u) == gridDim.x - 1) {
       st_relaxed (&st->bar_count, 0u);
       st_release (&st->bar_gen, gen + 1);
     } else {
-      while (ld_relaxed (&st->bar_gen) == gen) {
+      unsigned long long t0 = 0;
+      for (unsigned polls = 1; ld_relaxed (&st->bar_gen) == gen; polls++) {
+        if ((polls & 63) == 0 && wait_gives_up (a, &t0, kWaitBarrier, pass, where, 0)) {
+          gave_up = true;
+          break;
+        }
       }
       fence_acq_rel ();
     }
   }
   __syncthreads ();
+  return !gave_up;
 }
 
 /* (M, j) as one unsigned key ordered like the contract: M first (signed),
@@ -705,12 +787,14 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
       const unsigned want = seq0 + (unsigned) p;
       const size_t off = (size_t) ((p - 1) & 1) * pitch + c0;
       unsigned long long wm[kCpl], wr[kCpl];
+      bool gave_up = false;
 #pragma unroll
       for (int k = 0; k < kCpl; k++)
         wm[k] = wr[k] = 0;
       if (live) {
         const long long t0 = probe ? clock64 () : 0;
-        for (;;) {
+        unsigned long long since = 0;
+        for (unsigned polls = 1;; polls++) {
           bool ok = true;
 #pragma unroll
           for (int k = 0; k < kCpl; k += 2) {
@@ -734,9 +818,17 @@ dp_band (const PassArgs & a, int band, int w, int cur, unsigned seq0, int pb, in
           }
           if (ok || !wait)
             break;
+          if ((polls & 63) == 0 && wait_gives_up (a, &since, kWaitBand, (int) (seq0 / (unsigned) nph), band, p)) {
+            gave_up = true;
+            break;
+          }
         }
         if (probe)
           t_wait += clock64 () - t0;
+      }
+      if (__any_sync (0xffffffffu, gave_up)) {
+        cp_async_wait_all ();
+        return;                                 /* the caller's grid barrier gives up too */
       }
       __syncwarp ();                            /* the last phase's proot reads are done */
 #pragma unroll
@@ -1690,17 +1782,21 @@ k_passes (PassArgs a)
     /* the cost of a grid barrier alone, for the profile's debug line */
     const unsigned long long t0 = timer ? global_ns () : 0;
     for (int k = 0; k < 64; k++)
-      grid_sync (a.st);
+      if (!grid_sync (a, -1, k))
+        return;
     if (timer)
       a.st->t_sync += (global_ns () - t0) / 64;
     if (timer)
       t_prev = global_ns ();
   }
   while (left > 0) {
+    if (a.fault && pass == 1 && blockIdx.x == gridDim.x - 1)
+      break;                    /* GCV_SEAM_CUDA_FAULT=barrier: a block gone early */
     if (band < (w + kB - 1) / kB)
       dp_band<FWD, FAST> (a, band, w, cur, (unsigned) pass * (unsigned) a.nph, 0, a.nph, true,
           (int *) smem + warp * kDpWarp);
-    grid_sync (a.st);
+    if (!grid_sync (a, pass, 1))
+      return;
     if (timer) {
       const unsigned long long t = global_ns ();
       t_dp += t - t_prev;
@@ -1709,23 +1805,27 @@ k_passes (PassArgs a)
     int nf = 1;
     if (FAST) {
       rank_candidates (a, w, (unsigned long long *) smem);
-      grid_sync (a.st);
+      if (!grid_sync (a, pass, 2))
+        return;
       if (timer && a.profile > 1)
         a.st->t_rank += global_ns () - t_prev;
       if (blockIdx.x == 0 && warp == 0)
         fast_trace_variant (a, w, smem);
-      grid_sync (a.st);
+      if (!grid_sync (a, pass, 3))
+        return;
       const unsigned long long t_costs = timer && a.profile > 1 ? global_ns () : 0;
       fast_costs<FWD> (a, cur);
       if (a.profile > 1) {
-        grid_sync (a.st);
+        if (!grid_sync (a, pass, 4))
+          return;
         if (timer)
           a.st->t_costs += global_ns () - t_costs;
       }
     } else {
       trace_seam (a, w, cur, smem);
     }
-    grid_sync (a.st);
+    if (!grid_sync (a, pass, 5))
+      return;
     if (timer) {
       const unsigned long long t = global_ns ();
       t_trace += t - t_prev;
@@ -1737,7 +1837,8 @@ k_passes (PassArgs a)
         break;                  /* cannot happen (the first candidate is always chosen); never spin */
     }
     carve_rows (a, w, nf, cur, smem, FAST ? sl : nullptr);
-    grid_sync (a.st);
+    if (!grid_sync (a, pass, 6))
+      return;
     if (timer) {
       const unsigned long long t = global_ns ();
       t_carve += t - t_prev;
@@ -1748,6 +1849,10 @@ k_passes (PassArgs a)
     cur ^= 1;
     pass++;
   }
+  /* a block that leaves while others still pass would strand them at the
+   * next barrier: counted for the watchdog's report */
+  if (threadIdx.x == 0)
+    atomicAdd (&a.st->exited, 1u);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     a.st->parity = cur;
     a.st->passes += pass;
@@ -1887,6 +1992,7 @@ k_init (InitArgs a)
   }
   if (bid == 0 && tid == 0) {
     a.st->bar_count = 0;
+    a.st->exited = 0;
     a.st->n_cand = 0;
     a.st->nf = 0;
     a.st->best_all = kNoKey;
@@ -2130,6 +2236,9 @@ struct _GcvSeamCuda {
   int16_t *path;
   DevState *st;
   DevState *host_st;            /* pinned */
+  GcvSeamWatch *watch;          /* pinned, mapped into the device ("Bounded waits") */
+  unsigned long long watch_ns;
+  int fault;                    /* GCV_SEAM_CUDA_FAULT=barrier */
   /* frames */
   int frame;                    /* smask[.][frame] is the last frame's */
   int have_prev;
@@ -2226,6 +2335,8 @@ gcv_seam_cuda_free (GcvSeamCuda * ctx)
       cudaFree (b);
   if (ctx->host_st)
     cudaFreeHost (ctx->host_st);
+  if (ctx->watch)
+    cudaFreeHost (ctx->watch);
   if (ctx->ev0)
     cudaEventDestroy (ctx->ev0);
   if (ctx->ev1)
@@ -2328,6 +2439,25 @@ seam_cuda_alloc (GcvSeamCuda * ctx, GcvError * err)
   }
   GCV_CUDA_TRY (cudaHostAlloc ((void **) &ctx->host_st, sizeof (DevState), cudaHostAllocDefault), err,
       "seamcarve: cudaHostAlloc");
+  /* the watchdog's report: the device writes it straight into host memory
+   * (unified addressing: the same pointer on both sides) */
+  GCV_CUDA_TRY (cudaHostAlloc ((void **) &ctx->watch, sizeof (GcvSeamWatch), cudaHostAllocMapped
+          | cudaHostAllocPortable), err, "seamcarve: cudaHostAlloc (mapped)");
+  memset (ctx->watch, 0, sizeof (GcvSeamWatch));
+  {
+    void *dev_watch = NULL;
+    GCV_CUDA_TRY (cudaHostGetDevicePointer (&dev_watch, ctx->watch, 0), err, "seamcarve: cudaHostGetDevicePointer");
+    if (dev_watch != (void *) ctx->watch) {
+      gcv_error_set (err, GCV_ERROR_CUDA, "seamcarve: mapped host memory has another address on the device "
+          "(no unified addressing)");
+      return GCV_ERROR_CUDA;
+    }
+  }
+  const char *watchdog = getenv ("GCV_SEAM_CUDA_WATCHDOG_MS");
+  ctx->watch_ns = (unsigned long long) (watchdog ? strtoull (watchdog, NULL, 10) : GCV_SEAM_CUDA_WATCHDOG_MS)
+      * 1000000ull;
+  const char *fault = getenv ("GCV_SEAM_CUDA_FAULT");
+  ctx->fault = fault && strcmp (fault, "barrier") == 0;
 
   /* can one cooperative launch hold every band? */
   int dev = 0, coop = 0;
@@ -2380,6 +2510,26 @@ gcv_seam_cuda_new (const GcvSeamGeometry * geom, GcvError * err)
     return NULL;
   }
   return ctx;
+}
+
+extern "C" GcvStatus
+gcv_seam_cuda_check (GcvSeamCuda * ctx, GcvError * err)
+{
+  const volatile GcvSeamWatch *w = ctx->watch;
+
+  if (w == NULL || w->tripped == 0u)
+    return GCV_OK;
+  if (w->what == kWaitBarrier)
+    gcv_error_set (err, GCV_ERROR_CUDA, "seamcarve: the GPU gave up a frame: block %d of %d waited %.1f s at "
+        "grid barrier %d of pass %d; blocks there: %u, gone from the pass loop: %u (%s)", w->block, w->grid,
+        w->waited_ns * 1e-9, w->where, w->pass, w->arrived, w->exited, w->exited > 0u
+        ? "blocks disagreed on the passes: a fault in the kernel" : "the others never came: blocks not resident "
+        "together, or stopped elsewhere");
+  else
+    gcv_error_set (err, GCV_ERROR_CUDA, "seamcarve: the GPU gave up a frame: band %d (block %d of %d) waited "
+        "%.1f s for its neighbours' seam-map phase %d in pass %d; blocks gone from the pass loop: %u", w->where,
+        w->block, w->grid, w->waited_ns * 1e-9, w->phase, w->pass, w->exited);
+  return GCV_ERROR_CUDA;
 }
 
 extern "C" void
@@ -2481,6 +2631,9 @@ run_step (GcvSeamCuda * ctx, const GcvSeamParams * params, const Stage & S, cons
   a.trace = ctx->trace;
   a.st = ctx->st;
   a.profile = ctx->profiling ? (getenv ("GCV_SEAM_CUDA_DEBUG") ? 2 : 1) : 0;
+  a.watch = ctx->watch;
+  a.watch_ns = ctx->watch_ns;
+  a.fault = ctx->fault;
 
   GcvStatus st = timed (ctx, stream, &ctx->prof.energy_ms, err, [&] () -> GcvStatus {
     InitArgs ia;
@@ -2621,6 +2774,9 @@ gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params, const Gc
     gcv_error_set (err, GCV_ERROR_INVALID, "%s", params ? why : "seamcarve: no parameters");
     return GCV_ERROR_INVALID;
   }
+  /* a frame that gave up left the device state half-way */
+  if ((st = gcv_seam_cuda_check (ctx, err)) != GCV_OK)
+    return st;
   if (in == NULL || (out == NULL && mask == NULL)) {
     gcv_error_set (err, GCV_ERROR_INVALID, "seamcarve: %s", in == NULL ? "no input planes"
         : "neither output planes nor a mask to write");

@@ -19,10 +19,18 @@ CUDA events around each call, median of --runs calls after --warmup, inputs
 rotated through --variants different volumes (crops panning across the
 tests/data photos when OpenCV or Pillow can read them, else random).
 
+Each k's output for the first volume is checked against the same
+convolution in float64 on the device: "max_rel_err" is the largest
+absolute difference over the largest output magnitude (float32 lands far
+under 1e-3; TF32 near 3e-4 and above).
+
 Prints a table on stderr and the JSON on stdout (and to --json FILE), which
 tests/bench/bench-conv3d reads with --peer-json FILE (it takes the faster
-median_ms of the two rows of each k).  Without PyTorch or a CUDA device it
-says why and exits 0 (JSON "available": false).
+median_ms of the two rows of each k).  bench-conv3d also runs it itself
+(--rows FILE: one tab-separated line a row: k, cudnn_benchmark, tf32,
+median_ms, mean_ms, max_rel_err; and a "version" line: torch, CUDA,
+cuDNN, GPU).  Without PyTorch or a CUDA device it says why and exits 0
+(JSON "available": false, no rows).
 
 Run it on the GPU host with the host's python3, before sourcing
 .gpu-runtime/env.sh (whose PYTHONPATH would hide the host's torch):
@@ -30,7 +38,8 @@ Run it on the GPU host with the host's python3, before sourcing
     source .gpu-runtime/env.sh
     build/tests/bench/bench-conv3d --peer-json torch-conv3d.json
 
-Usage: scripts/bench-torch-conv3d.py [--quick] [--runs N] [--k 5,7,...] [--tf32] [--json FILE]
+Usage: scripts/bench-torch-conv3d.py [--quick] [--runs N] [--k 5,7,...] [--width W] [--height H] [--tf32]
+       [--json FILE] [--rows FILE]
 SPDX-License-Identifier: LGPL-2.1-or-later
 """
 import argparse
@@ -69,6 +78,7 @@ def main():
     ap.add_argument("--outputs", type=int, default=4, help="output frames (default 4: k+3 in)")
     ap.add_argument("--tf32", action="store_true",
                     help="also time with TF32 allowed (rows marked tf32: true; not the peer)")
+    ap.add_argument("--rows", metavar="FILE", help="also write the rows tab-separated (bench-conv3d)")
     args = gt.finish_args(ap.parse_args(), quick_runs=30, quick_warmup=3)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
 
@@ -117,6 +127,9 @@ def main():
                 try:
                     out = fn(vols[0])
                     row["output_shape"] = list(out.shape)
+                    exact = F.conv3d(vols[0].double(), wt.double(), padding=(0, k // 2, k // 2))
+                    row["max_rel_err"] = float((out.double() - exact).abs().max() / exact.abs().max())
+                    del exact
                     med, avg, b2b = gt.time_calls(torch, fn, vols, args.warmup, args.runs)
                     row.update(median_ms=med, mean_ms=avg, back_to_back_ms=b2b,
                                gflops=flops / (med * 1e-3) / 1e9)
@@ -135,6 +148,13 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     print("ms: per call (1 x 1 x (k+3) x H x W -> %d frames); issue ms: issue 4's quoted measurement"
           % nout, file=sys.stderr)
+    if args.rows:
+        with open(args.rows, "w") as f:
+            f.write("version\t%s\t%s\t%s\t%s\n" % (torch.__version__, torch.version.cuda, doc["cudnn"], doc["gpu"]))
+            for r in doc["results"]:
+                if r.get("median_ms") is not None:
+                    f.write("%d\t%d\t%d\t%.6f\t%.6f\t%.3g\n" % (r["k"], r["cudnn_benchmark"], r["tf32"],
+                                                               r["median_ms"], r["mean_ms"], r["max_rel_err"]))
     gt.emit(doc, args.json)
     return 0
 

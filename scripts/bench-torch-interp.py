@@ -23,7 +23,19 @@ Without PyTorch, or without a CUDA device, prints why and exits 0.
 With --ours FILE (the JSON of tests/bench/bench-bsplinescale), also prints
 our kernel times next to PyTorch's and adds them to the JSON ("comparison").
 
+As bench-bsplinescale's GPU peer (--peer FRAMES, run by it): the frames
+bench-bsplinescale made (n packed uint8 frames, channels interleaved) at
+--geometry IW,IH,OW,OH,C, each mode timed as above on them; the rows go to
+--rows FILE (mode, median ms, mean ms, note; tab-separated) and frame 0's
+output of each mode, uint8 interleaved, to --outputs PREFIX-MODE.raw, which
+bench-bsplinescale checks against the exact B-spline as it checks ours.
+Modes: bicubic (antialias off), bicubic-aa (antialias on, shrinking only),
+each on the float32 planar tensor alone ("f32") and as a video frame's
+round trip ("u8": uint8 interleaved -> planar float -> bicubic -> round,
+clamp -> uint8 interleaved).
+
 Usage: scripts/bench-torch-interp.py [--quick] [--runs N] [--json FILE] [--ours FILE]
+       scripts/bench-torch-interp.py --peer FRAMES --geometry IW,IH,OW,OH,C --rows FILE --outputs PREFIX
 SPDX-License-Identifier: LGPL-2.1-or-later
 """
 import argparse
@@ -102,12 +114,65 @@ def compare(doc, ours_path):
                          "ours_gpu": ours.get("host", {}).get("gpu"), "rows": rows}
 
 
+def peer(args):
+    """bench-bsplinescale's peer rows (--peer): see the module's docstring."""
+    import numpy as np
+    iw, ih, ow, oh, ch = (int(v) for v in args.geometry.split(","))
+    raw = np.fromfile(args.peer, dtype=np.uint8)
+    n = raw.size // (iw * ih * ch)
+    if n < 1 or raw.size != n * iw * ih * ch:
+        print("%s: %d bytes is not a whole number of %dx%dx%d frames" % (args.peer, raw.size, iw, ih, ch),
+              file=sys.stderr)
+        return 2
+    doc = gt.new_doc("torch-interpolate-peer")
+    torch = gt.import_torch(doc, None, "PyTorch peer rows skipped")
+    if torch is None:
+        return 3
+    import torch.nn.functional as F
+    dev = gt.open_device(torch, args.device)
+    frames = torch.from_numpy(raw.reshape(n, ih, iw, ch)).to(dev)
+    u8 = [frames[k:k + 1].contiguous() for k in range(n)]              # 1 x H x W x C
+    f32 = [f.permute(0, 3, 1, 2).float().contiguous() for f in u8]    # 1 x C x H x W
+    shrink = ow < iw or oh < ih
+    rows = ["# mode\tmedian_ms\tmean_ms\tnote  (PyTorch %s, CUDA %s, %s)"
+            % (torch.__version__, torch.version.cuda, torch.cuda.get_device_name(dev))]
+    for aa in ((False, True) if shrink else (False,)):
+        def f32_call(x, aa=aa):
+            return F.interpolate(x, size=(oh, ow), mode="bicubic", align_corners=False, antialias=aa)
+
+        def u8_call(x, aa=aa):
+            y = F.interpolate(x.permute(0, 3, 1, 2).float(), size=(oh, ow), mode="bicubic",
+                              align_corners=False, antialias=aa)
+            return y.round_().clamp_(0, 255).to(torch.uint8).permute(0, 2, 3, 1).contiguous()
+
+        name = "bicubic-aa" if aa else "bicubic"
+        with torch.inference_mode():
+            for kind, fn, inputs in (("f32", f32_call, f32), ("u8", u8_call, u8)):
+                med, avg, _b2b = gt.time_calls(torch, fn, inputs, args.warmup, args.runs)
+                note = ("float32 1x%dx%dx%d planar, the call alone" % (ch, ih, iw) if kind == "f32"
+                        else "uint8 interleaved in and out (layout and type changes included)")
+                rows.append("%s %s\t%.6f\t%.6f\t%s" % (name, kind, med, avg, note))
+            out = u8_call(u8[0]).cpu().numpy()
+            out.tofile("%s-%s.raw" % (args.outputs, name))
+    with open(args.rows, "w") as f:
+        f.write("\n".join(rows) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     gt.add_common_args(ap, runs=300, warmup=50)
     ap.add_argument("--ours", metavar="FILE",
                     help="bench-bsplinescale's JSON: print our kernel times side by side")
+    ap.add_argument("--peer", metavar="FRAMES", help="bench-bsplinescale's frames: its peer rows")
+    ap.add_argument("--geometry", metavar="IW,IH,OW,OH,C", help="--peer: the frames' geometry")
+    ap.add_argument("--rows", metavar="FILE", help="--peer: where the rows go")
+    ap.add_argument("--outputs", metavar="PREFIX", help="--peer: frame 0's outputs, PREFIX-MODE.raw")
     args = gt.finish_args(ap.parse_args(), quick_runs=50, quick_warmup=5)
+    if args.peer:
+        if not (args.geometry and args.rows and args.outputs):
+            ap.error("--peer needs --geometry, --rows and --outputs")
+        return peer(args)
 
     doc = gt.new_doc("torch-interpolate-bicubic")
     torch = gt.import_torch(doc, args.json, "PyTorch peer rows skipped")

@@ -957,7 +957,8 @@ test_against_reference (void)
     c = seam_test_case_make (2, 233, 171, 290, 150, 0, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_FAST, 20, 1);
     c.pad = 5;
     run_case (&c);
-    c = seam_test_case_make (3, 180, 131, 100, 200, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_FAST, 1024, 0);
+    c = seam_test_case_make (3, 180, 131, 100, 200, 1, GCV_SEAM_ENERGY_GRADIENT_L2, GCV_SEAM_MODE_FAST,
+        GCV_SEAM_MAX_PER_PASS, 0);
     run_case (&c);
     if (!quick) {
       c = seam_test_case_make (0, 320, 240, 290, 215, 2, GCV_SEAM_ENERGY_GRADIENT_L1, GCV_SEAM_MODE_EXACT, 1, 0);
@@ -979,7 +980,8 @@ test_against_reference (void)
       c.frames = 2;
       c.p.temporal_coherence = 0.2;
       run_case (&c);
-      c = seam_test_case_make (0, 200, 260, 150, 300, 5, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST, 40, 0);
+      c = seam_test_case_make (0, 200, 260, 150, 300, 5, GCV_SEAM_ENERGY_FORWARD, GCV_SEAM_MODE_FAST,
+          GCV_SEAM_MAX_PER_PASS, 0);
       c.p.mask_alpha = 1;
       run_case (&c);
       /* past the threshold of the per-pass threads (banded removal) */
@@ -1262,7 +1264,7 @@ test_threads_reset_profile (void)
     } pc[] = {
       {420, 337, GCV_SEAM_MODE_EXACT, 1, 11, 11}, {431, 324, GCV_SEAM_MODE_EXACT, 1, 13, 13},
       {420, 324, GCV_SEAM_MODE_EXACT, 1, 24, 24}, {431 + 100, 337, GCV_SEAM_MODE_EXACT, 1, 100, 100},
-      {320, 337, GCV_SEAM_MODE_FAST, 16, 111, -1}, {431, 337 + 150, GCV_SEAM_MODE_FAST, 1024, 150, -1},
+      {320, 337, GCV_SEAM_MODE_FAST, 16, 111, -1}, {431, 337 + 150, GCV_SEAM_MODE_FAST, GCV_SEAM_MAX_PER_PASS, 150, -1},
     };
     for (size_t i = 0; i < sizeof (pc) / sizeof (pc[0]); i++) {
       GcvSeamGeometry g2 = seam_test_geometry (&l, w, h, pc[i].out_w, pc[i].out_h);
@@ -1372,7 +1374,7 @@ test_errors (void)
       const char *needle;
     } bp[] = {
       {0, 3, "energy 3"}, {0, -1, "energy -1"}, {1, 2, "mode 2"}, {2, 0, "seams_per_pass 0"},
-      {2, 1025, "seams_per_pass 1025"}, {2, -3, "seams_per_pass -3"}, {3, 1.5, "1.5"}, {3, -0.25, "-0.25"},
+      {2, 33, "seams_per_pass 33"}, {2, -3, "seams_per_pass -3"}, {3, 1.5, "1.5"}, {3, -0.25, "-0.25"},
       {3, NAN, "nan"}, {4, 2, "order 2"},
     };
     for (size_t i = 0; i < sizeof (bp) / sizeof (bp[0]); i++) {
@@ -1398,10 +1400,11 @@ test_errors (void)
     }
     p = seam_test_params ();
     GCV_TEST_CHECK (gcv_seam_params_check (&p) == NULL, "default params refused");
-    p.seams_per_pass = 1024;
+    p.seams_per_pass = GCV_SEAM_MAX_PER_PASS;
     p.temporal_coherence = 1.0;
     p.mode = GCV_SEAM_MODE_FAST;
-    GCV_TEST_CHECK (gcv_seam_params_check (&p) == NULL, "1024 seams per pass / coherence 1 refused");
+    GCV_TEST_CHECK (gcv_seam_params_check (&p) == NULL, "%d seams per pass / coherence 1 refused",
+        GCV_SEAM_MAX_PER_PASS);
     p.seams_per_pass = 1;
     p.temporal_coherence = 0.0;
     GCV_TEST_CHECK (gcv_seam_params_check (&p) == NULL, "1 seam per pass / coherence 0 refused");

@@ -10,8 +10,8 @@
  * do so), and wants identical output planes (every channel of every plane)
  * and seam masks, and the same number of passes and seams in the profile.
  * Cases (crops of the test photos, wrapping around them for large sizes):
- *  - every energy x exact / fast (3, 16 and 1024 seams per pass, more than
- *    the seams wanted and than a fast pass takes) x both orders x width /
+ *  - every energy x exact / fast (3, 16 and GCV_SEAM_MAX_PER_PASS seams per
+ *    pass, more than the seams wanted) x both orders x width /
  *    height / both, down / up /
  *    mixed, multi-step enlargements past 1.5x; layouts, paddings, pitched /
  *    linear planes and mask_alpha rotating;
@@ -33,7 +33,12 @@
  *    planes), random masks and the mask of a carve made on the GPU;
  *  - errors: bad parameters and planes give GCV_ERROR_INVALID and leave the
  *    context working; a full device (device hog) makes _new fail with
- *    GCV_ERROR_NO_MEMORY, after which a new context works.
+ *    GCV_ERROR_NO_MEMORY, after which a new context works;
+ *  - the watchdog: a block that leaves the pass loop early
+ *    (GCV_SEAM_CUDA_FAULT=barrier) strands the others at a grid barrier;
+ *    within the watchdog's time (300 ms here) the frame ends as an error
+ *    naming that barrier and the block gone, later frames of the context
+ *    are refused, and a new context works.
  * GCV_TEST_QUICK=1 (for compute-sanitizer) runs the small cases only;
  * GCV_TEST_FILTER=text only the cases whose description holds text.
  * GCV_TEST_TIMING=1 also times 1080p cases with CUDA events (median of 20
@@ -290,7 +295,7 @@ test_matrix (int small)
     {53, 41, 40, 41}, {53, 41, 53, 29}, {53, 41, 37, 30}, {29, 23, 47, 23}, {29, 23, 29, 51},
     {31, 27, 58, 40}, {45, 33, 30, 50}, {45, 33, 70, 21}, {130, 70, 101, 70}, {97, 140, 97, 99},
   };
-  static const int spp[4] = { 1, 3, 16, 1024 };
+  static const int spp[4] = { 1, 3, 16, GCV_SEAM_MAX_PER_PASS };
   const int n_shapes = small ? 4 : (int) (sizeof (shapes) / sizeof (shapes[0]));
   int n = 0;
 
@@ -587,6 +592,84 @@ cuda_tool_attached (void)
   return v && *v;
 }
 
+/* The watchdog of the cooperative path (kernels/seamcarve.cu, "Bounded
+ * waits"), exact and fast mode: 320x240 -> 280x240 takes several passes,
+ * and the fault makes the last block leave before the second. */
+static void
+test_watchdog (void)
+{
+  const int modes[2] = { GCV_SEAM_MODE_EXACT, GCV_SEAM_MODE_FAST };
+  SeamTestLayout l = seam_test_layout (2);
+  GcvSeamGeometry g = seam_test_geometry (&l, 320, 240, 280, 240);
+
+  /* under compute-sanitizer a legitimate wait may last 300 ms */
+  if (cuda_tool_attached ()) {
+    printf ("watchdog: skipped under a CUDA tool\n");
+    return;
+  }
+  for (int m = 0; m < 2; m++) {
+    GcvTestImage img = crop (1, 0, 0, g.in_width, g.in_height, 0, 1);
+    SeamTestFrame in = seam_test_frame_from_rgb (&l, &img, NULL, 0, 5);
+    GcvSeamParams p = seam_test_params ();
+    GcvPlane din, dout;
+    GcvError err;
+    GcvSeamCuda *cu;
+    GcvStatus s;
+    double t0, waited;
+
+    p.mode = (GcvSeamMode) modes[m];
+    p.seams_per_pass = 4;
+    setenv ("GCV_SEAM_CUDA_FAULT", "barrier", 1);
+    setenv ("GCV_SEAM_CUDA_WATCHDOG_MS", "300", 1);
+    memset (&err, 0, sizeof (err));
+    cu = gcv_seam_cuda_new (&g, &err);
+    unsetenv ("GCV_SEAM_CUDA_FAULT");
+    unsetenv ("GCV_SEAM_CUDA_WATCHDOG_MS");
+    GCV_TEST_CHECK (cu != NULL, "watchdog: cuda_new: %s", err.message);
+    if (cu != NULL && gcv_test_device_upload (&in.plane[0], (size_t) g.in_width * 4, 1, stream, &din,
+            "watchdog") == 0) {
+      if (gcv_test_device_alloc (g.out_width, g.out_height, (size_t) g.out_width * 4, 1, 0, &dout,
+              "watchdog") == 0) {
+        t0 = gcv_test_now_s ();
+        s = gcv_seam_cuda_process (cu, &p, &din, &dout, NULL, stream, &err);
+        GCV_TEST_CHECK (s == GCV_OK, "watchdog %s: the launch: %s", gcv_seam_mode_name (p.mode), err.message);
+        s = gcv_cuda_stream_sync (stream, &err);
+        waited = gcv_test_now_s () - t0;
+        GCV_TEST_CHECK (s == GCV_OK, "watchdog %s: the stream: %s", gcv_seam_mode_name (p.mode), err.message);
+        /* 300 ms, and the 5 s default would show as a longer wait */
+        GCV_TEST_CHECK (waited > 0.25 && waited < 4.0, "watchdog %s: the frame took %.2f s, not about 0.3",
+            gcv_seam_mode_name (p.mode), waited);
+        memset (&err, 0, sizeof (err));
+        s = gcv_seam_cuda_check (cu, &err);
+        GCV_TEST_CHECK (s == GCV_ERROR_CUDA && strstr (err.message, "grid barrier 1 of pass 1")
+            && strstr (err.message, "gone from the pass loop: 1 "), "watchdog %s: want the stranded barrier, "
+            "got %d \"%s\"", gcv_seam_mode_name (p.mode), s, err.message);
+        printf ("watchdog %s: %.2f s: %s\n", gcv_seam_mode_name (p.mode), waited, err.message);
+        memset (&err, 0, sizeof (err));
+        s = gcv_seam_cuda_process (cu, &p, &din, &dout, NULL, stream, &err);
+        GCV_TEST_CHECK (s == GCV_ERROR_CUDA && strstr (err.message, "gave up a frame"),
+            "watchdog %s: the next frame: %d \"%s\"", gcv_seam_mode_name (p.mode), s, err.message);
+        gcv_cuda_free (dout.data);
+      }
+      gcv_cuda_free (din.data);
+    }
+    gcv_seam_cuda_free (cu);
+    seam_test_frame_free (&in);
+    gcv_test_image_clear (&img);
+  }
+  /* a context without the fault works */
+  {
+    GcvError err;
+    GcvSeamCuda *cu;
+    memset (&err, 0, sizeof (err));
+    cu = gcv_seam_cuda_new (&g, &err);
+    GCV_TEST_CHECK (cu != NULL, "watchdog: a new context: %s", err.message);
+    if (cu)
+      check_context_works (cu, &g, "after the watchdog");
+    gcv_seam_cuda_free (cu);
+  }
+}
+
 static void
 test_out_of_memory (void)
 {
@@ -844,8 +927,10 @@ main (void)
     gcv_cuda_stream_free (stream);
     return gcv_test_summary (t0);
   }
-  if (!filter)
+  if (!filter) {
     test_errors ();
+    test_watchdog ();
+  }
   printf ("errors done (%ld failures, %.1f s)\n", gcv_test_failures, gcv_test_now_s () - t0);
   test_tiny ();
   printf ("tiny sizes done (%ld cases, %ld failures, %.1f s)\n", n_cases, gcv_test_failures, gcv_test_now_s () - t0);

@@ -44,6 +44,9 @@ const char *gcvb_opencv_version (void);
 int gcvb_cuda_mem_bandwidth (int device, size_t bytes, int runs, double *peak_gbps,
     double *copy_gbps, char *err, size_t err_len);
 
+/* The device's PCI bus id ("0000:1B:00.0"); 0, or -1. */
+int gcvb_cuda_pci_bus_id (int device, char *buf, int len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,14 +18,25 @@
  *  3. the elements: appsrc (pre-made buffers) ! element ! capsfilter (output
  *     size) ! appsink, wall-clock fps, for cudabsplinescale (when there is a
  *     GPU), cpubsplinescale and the peer videoscale method=bilinear and
- *     method=lanczos (gst-plugins-base, CPU).
+ *     method=lanczos (gst-plugins-base, CPU);
+ *  4. the GPU peers on the same frames: NVIDIA NPP's nppiResize (cubic,
+ *     the B-spline kernel without prefilter, Lanczos; super-sampling when
+ *     shrinking; libnppig loaded at run time) timed as our kernels are,
+ *     and PyTorch's F.interpolate bicubic (antialias too when shrinking)
+ *     run by the host's Python (scripts/bench-torch-interp.py --peer) on
+ *     frames this program writes; each one's output for the first frame
+ *     against the exact cubic B-spline interpolation (our CPU backend with
+ *     antialias off, which the tests check against scipy): samples that
+ *     differ, the largest difference and the RMS.  Ours is listed there
+ *     with the same figures.  Each peer is skipped with its reason where
+ *     missing.  GStreamer's cudascale / cudaconvertscale (1.26) run in
+ *     their own process: scripts/gpu-peers.sh.
  * Input frames are the test photos (tests/data), as GRAY8 or RGBA, scaled
  * (area-averaged when shrinking) and mirror-tiled to the input size with
  * different scales, offsets and flips.
  *
- * Prints tables and writes the same as JSON (--json FILE).  PyTorch's
- * F.interpolate(mode='bicubic') is timed by scripts/bench-torch-interp.py.
- * What it shares with bench-canny is in gcv-bench.c.
+ * Prints tables and writes the same as JSON (--json FILE).  What it shares
+ * with bench-canny is in gcv-bench.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,8 +47,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "bsplinescale.h"
 #include "gcv-bench.h"
+#if GCVB_CUDA
+#include "bench-npp.h"
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* cases, formats, methods */
@@ -152,7 +168,7 @@ static GOptionEntry entries[] = {
   GCVB_OPTION_ENTRIES (opt, "bench-bsplinescale.json"),
   {"skip", 0, 0, G_OPTION_ARG_STRING, &opt.skip,
         "Parts to skip, comma-separated: kernel (or cuda), cpu, cpu1 (the 1-thread rows), "
-        "elements, videoscale, check (CUDA vs CPU comparison)", "LIST"},
+        "elements, videoscale, check (CUDA vs CPU comparison), npp, torch (the GPU peers)", "LIST"},
   {NULL}
 };
 
@@ -163,9 +179,10 @@ typedef enum {
   PART_KERNEL,
   PART_CPU,
   PART_ELEMENT,
+  PART_PEER,
 } Part;
 
-static const char *part_names[] = { "kernel", "cpu", "element" };
+static const char *part_names[] = { "kernel", "cpu", "element", "peer" };
 
 typedef struct {
   GcvbResult m;                 /* the measurement; mismatch: samples differing from the CPU backend */
@@ -178,6 +195,7 @@ typedef struct {
   double target_us;             /* NAN n/a */
   int target_met;               /* -1 n/a, 0 missed, 1 met */
   int max_diff;                 /* largest difference, -1 n/a */
+  double rms;                   /* peer rows: RMS against the exact B-spline, NAN n/a */
 } Result;
 
 static GArray *results;         /* of Result */
@@ -203,6 +221,7 @@ result_new (Part part, const CaseSpec * cs, const char *format, const char *meth
   r.target_us = NAN;
   r.target_met = -1;
   r.max_diff = -1;
+  r.rms = NAN;
   g_array_append_val (results, r);
   return &g_array_index (results, Result, results->len - 1);
 }
@@ -281,6 +300,50 @@ cpu_reference (const CaseSpec * cs, const GcvbFrameSet * fs, GcvScaleMethod m)
       (size_t) cs->out_w * fs->channels);
   gcv_scale_cpu_free (call.cpu);
   return out;
+}
+
+/* The exact cubic B-spline interpolation of frames[0] (our CPU backend,
+ * bspline, antialias off: the tests check it against scipy), the
+ * reference of the peer rows' accuracy.  NULL on failure. */
+static guint8 *
+exact_reference (const CaseSpec * cs, const GcvbFrameSet * fs)
+{
+  GcvError err = { 0 };
+  GcvScaleGeometry geom = make_geometry (cs, fs->channels);
+  ScaleCall call = { make_params (GCV_SCALE_BSPLINE), NULL, NULL };
+  guint8 *out;
+
+  call.params.antialias = FALSE;
+  call.cpu = gcv_scale_cpu_new (&geom, &err);
+  if (call.cpu == NULL) {
+    g_printerr ("  exact reference: %s\n", err.message);
+    return NULL;
+  }
+  out = gcvb_cpu_output (scale_cpu_process, &call, fs, cs->out_w, cs->out_h, (size_t) cs->out_w * fs->channels);
+  gcv_scale_cpu_free (call.cpu);
+  return out;
+}
+
+/* r's accuracy: out (n packed samples) against the exact reference, as
+ * samples that differ, the largest difference and the RMS, and a note. */
+static void
+note_accuracy (Result * r, const guint8 * out, const guint8 * ref, size_t n)
+{
+  double sq = 0;
+  gint64 differ = 0;
+  int worst = 0;
+
+  for (size_t i = 0; i < n; i++) {
+    int d = abs ((int) out[i] - (int) ref[i]);
+    differ += d != 0;
+    worst = MAX (worst, d);
+    sq += (double) d * d;
+  }
+  r->m.mismatch = differ;
+  r->max_diff = worst;
+  r->rms = sqrt (sq / MAX (n, 1));
+  gcvb_result_note (&r->m, "vs exact B-spline: %.1f%% of samples differ, max %d, RMS %.3f", 100.0 * differ / MAX (n,
+          1), worst, r->rms);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -498,7 +561,199 @@ bench_cuda_kernel (const CaseSpec * cs, const GcvbFrameSet * fs, const FormatSpe
     gcv_scale_cuda_free (call.cuda);
 }
 
+/* NPP's resize with its mode and channels */
+typedef struct {
+  int mode, channels;
+} NppResizeCall;
+
+static GcvStatus
+npp_resize_process (gpointer data, const GcvPlane * in, GcvPlane * out, void *stream, GcvError * err)
+{
+  NppResizeCall *c = data;
+  char msg[256];
+
+  if (gcvb_npp_resize (in->data, in->stride, in->width, in->height, out->data, out->stride, out->width, out->height,
+          c->channels, c->mode, stream, msg, sizeof (msg)) != 0) {
+    gcv_error_set (err, GCV_ERROR_CUDA, "%s", msg);
+    return GCV_ERROR_CUDA;
+  }
+  return GCV_OK;
+}
+
+/* The GPU peer NPP (nppiResize_8u_C1R_Ctx / _C4R_Ctx): cubic, the
+ * B-spline kernel without prefilter and Lanczos, super-sampling too when
+ * shrinking; timed as bench_cuda_kernel times ours, frame 0's output
+ * against the exact B-spline (exact, NULL: not checked). */
+static void
+bench_npp (const CaseSpec * cs, const GcvbFrameSet * fs, const FormatSpec * fmt, int warmup, int runs,
+    const guint8 * exact)
+{
+  static const struct {
+    const char *name;
+    int mode;
+    gboolean shrink_only;
+  } modes[] = {
+    {"npp cubic", GCVB_NPP_INTER_CUBIC, FALSE},
+    {"npp cubic2p-bspline", GCVB_NPP_INTER_CUBIC2P_BSPLINE, FALSE},
+    {"npp lanczos", GCVB_NPP_INTER_LANCZOS, FALSE},
+    {"npp super", GCVB_NPP_INTER_SUPER, TRUE},
+  };
+  gboolean shrink = cs->out_w < cs->in_w && cs->out_h < cs->in_h;
+  size_t out_row = (size_t) cs->out_w * fs->channels;
+  char why[256];
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++) {
+    Result *r;
+    NppResizeCall call = { modes[i].mode, fs->channels };
+    guint8 *check;
+    if (modes[i].shrink_only && !shrink)
+      continue;
+    r = result_new (PART_PEER, cs, fmt->name, "peer", FALSE, modes[i].name);
+    if (gcvb_npp_load ("nppig", why, sizeof (why)) != 0) {
+      gcvb_result_skip (&r->m, "%s", why);
+      continue;
+    }
+    check = g_malloc (out_row * cs->out_h);
+    if (gcvb_cuda_time_kernel (npp_resize_process, &call, fs, cs->out_w, cs->out_h, out_row, warmup, runs, check,
+            &r->m)) {
+      gcvb_result_kernel (&r->m, runs, (double) ((size_t) cs->in_w * cs->in_h * fs->channels + out_row * cs->out_h),
+          &host.cuda);
+      g_snprintf (r->m.backend, sizeof (r->m.backend), "npp");
+      if (exact != NULL)
+        note_accuracy (r, check, exact, out_row * cs->out_h);
+      g_printerr ("  peer    %-26s %9.2f us %10.1f fps  %s\n", r->m.impl, r->m.ms * 1e3, r->m.fps, r->m.note);
+    }
+    g_free (check);
+  }
+}
+
 #endif /* GCVB_CUDA */
+
+/* The GPU peer PyTorch: scripts/bench-torch-interp.py --peer on fs's
+ * frames (written to a temporary file), its rows and frame 0's outputs
+ * read back, those against the exact B-spline. */
+static void
+bench_torch (const CaseSpec * cs, const GcvbFrameSet * fs, const FormatSpec * fmt, int warmup, int runs,
+    const guint8 * exact)
+{
+  gchar *dir = g_dir_make_tmp ("gcvb-interp-XXXXXX", NULL);
+  gchar *frames = dir ? g_build_filename (dir, "frames.raw", NULL) : NULL;
+  gchar *prefix = dir ? g_build_filename (dir, "out", NULL) : NULL;
+  gchar *geometry = g_strdup_printf ("%d,%d,%d,%d,%d", cs->in_w, cs->in_h, cs->out_w, cs->out_h, fs->channels);
+  gchar *runs_s = g_strdup_printf ("%d", runs), *warm_s = g_strdup_printf ("%d", warmup);
+  gchar *dev_s = g_strdup_printf ("%d", opt.device);
+  const char *args[] = { "--peer", frames, "--geometry", geometry, "--outputs", prefix, "--runs", runs_s,
+    "--warmup", warm_s, "--device", dev_s, NULL
+  };
+  size_t out_bytes = (size_t) cs->out_w * cs->out_h * fs->channels;
+  GPtrArray *rows = NULL;
+  GError *error = NULL;
+  char why[512] = "";
+
+  if (dir == NULL || !gcvb_write_frames (fs, frames, &error)) {
+    g_snprintf (why, sizeof (why), "cannot write the frames: %s", error ? error->message : "no temporary directory");
+    g_clear_error (&error);
+  } else {
+    rows = gcvb_python_peer ("bench-torch-interp.py", args, 600, why, sizeof (why));
+  }
+  if (rows == NULL) {
+    Result *r = result_new (PART_PEER, cs, fmt->name, "peer", FALSE, "torch bicubic");
+    gcvb_result_skip (&r->m, "%s", why);
+  }
+  for (guint i = 0; rows != NULL && i < rows->len; i++) {
+    gchar **f = g_ptr_array_index (rows, i), *impl, **mode_kind, *path;
+    gchar *out = NULL;
+    gsize len = 0;
+    Result *r;
+    if (g_strv_length (f) < 4)
+      continue;
+    impl = g_strdup_printf ("torch %s", f[0]);
+    r = result_new (PART_PEER, cs, fmt->name, "peer", strstr (f[0], "-aa") != NULL, impl);
+    g_free (impl);
+    r->m.ms = g_ascii_strtod (f[1], NULL);
+    r->m.mean_ms = g_ascii_strtod (f[2], NULL);
+    r->m.fps = 1000.0 / r->m.ms;
+    r->m.count = runs;
+    g_snprintf (r->m.backend, sizeof (r->m.backend), "torch");
+    gcvb_result_note (&r->m, "%s", f[3]);
+    /* the output file is the mode's ("bicubic", "bicubic-aa"), the same op for f32 and u8 */
+    mode_kind = g_strsplit (f[0], " ", 2);
+    path = g_strdup_printf ("%s-%s.raw", prefix, mode_kind[0]);
+    if (exact != NULL && g_file_get_contents (path, &out, &len, NULL) && len == out_bytes)
+      note_accuracy (r, (const guint8 *) out, exact, out_bytes);
+    else if (exact != NULL)
+      gcvb_result_note (&r->m, "no output to check (%s)", path);
+    g_printerr ("  peer    %-26s %9.2f us %10.1f fps  %s\n", r->m.impl, r->m.ms * 1e3, r->m.fps, r->m.note);
+    g_free (out);
+    g_free (path);
+    g_strfreev (mode_kind);
+  }
+  if (dir != NULL) {
+    GDir *d = g_dir_open (dir, 0, NULL);
+    const gchar *name;
+    while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
+      gchar *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+      g_free (p);
+    }
+    if (d != NULL)
+      g_dir_close (d);
+    g_rmdir (dir);
+  }
+  if (rows != NULL)
+    g_ptr_array_unref (rows);
+  g_free (dir);
+  g_free (frames);
+  g_free (prefix);
+  g_free (geometry);
+  g_free (runs_s);
+  g_free (warm_s);
+  g_free (dev_s);
+}
+
+static const Result *find_result (Part part, const char *case_name, const char *format, const char *method,
+    const char *impl);
+
+/* The peer rows of a case and format: ours first (the auto kernel row's
+ * time; the CPU backend's output, which the CUDA kernels equal, against
+ * the exact B-spline), then NPP and PyTorch. */
+static void
+bench_peers (const CaseSpec * cs, const GcvbFrameSet * fs, const FormatSpec * fmt, int warmup, int runs,
+    gboolean do_npp, gboolean do_torch)
+{
+  guint8 *exact = exact_reference (cs, fs), *ours = cpu_reference (cs, fs, GCV_SCALE_BSPLINE);
+  const Result *k = find_result (PART_KERNEL, cs->name, fmt->name, method_names[GCV_SCALE_BSPLINE],
+      known_paths[0].impl);
+  Result *r = result_new (PART_PEER, cs, fmt->name, "peer", !opt_no_antialias, "ours bspline");
+
+  if (k != NULL) {
+    r->m.ms = k->m.ms;
+    r->m.mean_ms = k->m.mean_ms;
+    r->m.fps = k->m.fps;
+    r->m.count = k->m.count;
+    g_snprintf (r->m.backend, sizeof (r->m.backend), "cuda");
+    if (exact != NULL && ours != NULL)
+      note_accuracy (r, ours, exact, (size_t) cs->out_w * cs->out_h * fs->channels);
+  } else {
+    gcvb_result_skip (&r->m, "no cuda kernel bspline row (%s)", host.cuda.available ? "--skip kernel, or it failed"
+        : host.cuda.why);
+  }
+  if (!host.cuda.available) {
+    if (do_npp)
+      skip_row (PART_PEER, cs, fmt->name, "peer", "npp", 0, host.cuda.why);
+    if (do_torch)
+      skip_row (PART_PEER, cs, fmt->name, "peer", "torch bicubic", 0, host.cuda.why);
+  } else {
+#if GCVB_CUDA
+    if (do_npp)
+      bench_npp (cs, fs, fmt, warmup, runs, exact);
+#endif
+    if (do_torch)
+      bench_torch (cs, fs, fmt, warmup, runs, exact);
+  }
+  g_free (exact);
+  g_free (ours);
+}
 
 /* ------------------------------------------------------------------------ */
 /* output */
@@ -611,6 +866,28 @@ element_row (const Result * r, const GcvbResult * m, const char *geo)
       c.down, c.tot, m->backend, m->count, m->note[0] ? "; " : "", m->note);
 }
 
+static void
+peer_row (const Result * r, const GcvbResult * m, const char *geo)
+{
+  const Result *ours = find_result (PART_PEER, r->case_name, r->format, "peer", "ours bspline");
+  char us[32], fps[32], ratio[32], differ[32], maxd[16], rms[32];
+  size_t n = (size_t) r->out_w * r->out_h * (strcmp (r->format, "RGBA") == 0 ? 4 : 1);
+
+  if (m->skipped) {
+    g_print ("%-10s %-21s %-6s %-26s %-3s %10s %9s %7s %8s %4s %7s %s%s\n", r->case_name, geo, r->format, m->impl,
+        aa_label (r), "-", "-", "-", "-", "-", "-", m->failed ? "" : "skipped: ", m->note);
+    return;
+  }
+  gcvb_fmt_num (us, sizeof (us), m->ms * 1e3, "%.2f");
+  gcvb_fmt_num (fps, sizeof (fps), m->fps, "%.0f");
+  gcvb_fmt_num (ratio, sizeof (ratio), ours && ours != r ? m->ms / ours->m.ms : NAN, "%.2f");
+  gcvb_fmt_num (differ, sizeof (differ), m->mismatch >= 0 ? 100.0 * m->mismatch / MAX (n, 1) : NAN, "%.1f%%");
+  gcvb_fmt_num (maxd, sizeof (maxd), r->max_diff >= 0 ? r->max_diff : NAN, "%.0f");
+  gcvb_fmt_num (rms, sizeof (rms), r->rms, "%.3f");
+  g_print ("%-10s %-21s %-6s %-26s %-3s %10s %9s %7s %8s %4s %7s %s\n", r->case_name, geo, r->format, m->impl,
+      aa_label (r), us, fps, ratio, differ, maxd, rms, m->note);
+}
+
 static gboolean
 have_part (Part part)
 {
@@ -638,6 +915,19 @@ print_tables (void)
         "kernels (--cuda-paths): auto = what the element runs (fused up to 512x512 input pixels, else\n"
         "separate), separate = the four kernels per plane, fused = prefilter_tile + fir_tile,\n"
         "fused-nopdl = the same without programmatic dependent launch.\n");
+
+  g_snprintf (header, sizeof (header), "%-10s %-21s %-6s %-26s %-3s %10s %9s %7s %8s %4s %7s %s", "case",
+      "in -> out", "format", "implementation", "aa", "us", "fps", "x ours", "differ", "max", "RMS", "notes");
+  print_rows (PART_PEER, "GPU peers on the same frames: kernel time (CUDA events, median), accuracy against the "
+      "exact cubic B-spline", header, "----------------------------------------------------------------------"
+      "------------------------------------------------------------", peer_row);
+  if (have_part (PART_PEER))
+    g_print ("\nx ours: the peer's time over ours (above 1: ours is faster).  differ / max / RMS: frame 0's\n"
+        "output against the exact cubic B-spline interpolation (our CPU backend with antialias off, checked\n"
+        "against scipy by the tests), in 8-bit samples.  Only B-spline interpolation is exact by this\n"
+        "measure; cubic convolution (Catmull-Rom), the B-spline kernel without its prefilter (a smoothing),\n"
+        "Lanczos, super-sampling and antialias differ from it by design, and their distance is how\n"
+        "much.  torch ... f32: the call alone on a planar float32 tensor; u8: a video frame's round trip.\n");
 
   g_snprintf (header, sizeof (header), "%-10s %-21s %-6s %-11s %-3s %7s %10s %10s %9s %s", "case",
       "in -> out", "format", "method", "aa", "threads", "ms", "mean ms", "fps", "notes");
@@ -757,7 +1047,7 @@ results_json (const GArray * cases)
   g_string_append (s, "  \"results\": [\n");
   for (guint i = 0; i < results->len; i++) {
     Result *r = &g_array_index (results, Result, i);
-    char max_diff[48];
+    char max_diff[96];
     g_string_append (s, "    {");
     GCVB_JKEY (s, "part"), gcvb_json_str (s, part_names[r->part]);
     g_string_append (s, ", ");
@@ -777,6 +1067,9 @@ results_json (const GArray * cases)
       g_snprintf (max_diff, sizeof (max_diff), ", \"max_diff\": %d", r->max_diff);
     else
       g_strlcpy (max_diff, ", \"max_diff\": null", sizeof (max_diff));
+    if (r->part == PART_PEER && !isnan (r->rms))
+      g_snprintf (max_diff + strlen (max_diff), sizeof (max_diff) - strlen (max_diff),
+          ", \"rms_vs_exact_bspline\": %.6f", r->rms);
     gcvb_json_row_end (s, &r->m, "mismatch_samples", max_diff, i + 1 == results->len);
   }
   g_string_append (s, "  ]\n}\n");
@@ -881,11 +1174,17 @@ main (int argc, char **argv)
   GArray *cuda_paths = g_array_new (FALSE, FALSE, sizeof (int));   /* indices into known_paths */
   GPtrArray *vs_methods;
   int status;
-  gboolean do_elements, do_kernel, do_cpu, do_cpu1, do_videoscale, do_check;
+  gboolean do_elements, do_kernel, do_cpu, do_cpu1, do_videoscale, do_check, do_npp, do_torch;
   gboolean have_videoscale;
 
   if (!gcvb_init (&argc, &argv, "- benchmark cudabsplinescale / cpubsplinescale, the scaling "
-          "backends and videoscale", entries, &opt, &quick))
+          "backends and videoscale\n\n"
+          "GPU peers (each a skipped row with its reason where missing): NVIDIA NPP's nppiResize (cubic, "
+          "cubic2p-bspline, Lanczos, super-sampling when shrinking; libnppig of the CUDA toolkit, loaded at "
+          "run time; --skip npp) and PyTorch's F.interpolate bicubic (the host's Python runs "
+          "scripts/bench-torch-interp.py --peer on this program's frames; $GCVB_PYTHON picks the "
+          "interpreter; --skip torch).  GStreamer's cudascale / cudaconvertscale run in their own "
+          "process (scripts/gpu-peers.sh).", entries, &opt, &quick))
     return 2;
   if (opt.runs < 50)
     g_printerr ("note: --runs %d is below the 50 the issue asks for\n", opt.runs);
@@ -914,6 +1213,8 @@ main (int argc, char **argv)
   do_cpu1 = do_cpu && !gcvb_skipped (&opt, "cpu1");
   do_videoscale = do_elements && !gcvb_skipped (&opt, "videoscale");
   do_check = !gcvb_skipped (&opt, "check");
+  do_npp = !gcvb_skipped (&opt, "npp");
+  do_torch = !gcvb_skipped (&opt, "torch");
   (void) do_check;              /* unused without CUDA */
 
   results = g_array_new (FALSE, FALSE, sizeof (Result));
@@ -992,6 +1293,8 @@ main (int argc, char **argv)
               skip_row (PART_KERNEL, cs, fmt->name, method_names[m],
                   known_paths[g_array_index (cuda_paths, int, pi)].impl, 0, host.cuda.why);
         }
+      if (do_npp || do_torch)
+        bench_peers (cs, &fs, fmt, MIN (opt.warmup, 50) + 5, opt.runs, do_npp, do_torch);
       if (do_cpu)
         for (int threads = 0; threads <= 1; threads++) {
           if (threads == 1 && !do_cpu1)

@@ -10,7 +10,13 @@
  *     device's memory bandwidth; plus pinned / pageable H2D and D2H copies;
  *  3. the CPU algorithm alone: gcv_canny_cpu_process, 1 thread and all;
  *  4. OpenCV's cv::Canny (when built with OpenCV), 1 thread and all, alone
- *     (blur 0) and after a GaussianBlur (blur 5).
+ *     (blur 0) and after a GaussianBlur (blur 5);
+ *  5. GPU peer: NVIDIA NPP's nppiFilterCannyBorder_8u_C1R_Ctx (Sobel 3x3,
+ *     L1, the same thresholds, replicated border; no Gaussian, so blur 0
+ *     only), loaded at run time from the CUDA toolkit (skipped, with the
+ *     reason, where missing), timed as our kernels are (CUDA events,
+ *     frames on the device), its edges compared with ours and with
+ *     OpenCV's.
  * Input frames are real photos (tests/data), luma, scaled and mirror-tiled to
  * each size with different scales and offsets, rotated through.
  *
@@ -28,6 +34,9 @@
 #include "canny.h"
 #include "bench-canny.h"
 #include "gcv-bench.h"
+#if GCVB_CUDA
+#include "bench-npp.h"
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* options */
@@ -67,7 +76,8 @@ static GOptionEntry entries[] = {
   {"device", 'd', 0, G_OPTION_ARG_INT, &opt.device, "CUDA device (default 0)", "N"},
   GCVB_OPTION_ENTRIES (opt, "bench-canny.json"),
   {"skip", 0, 0, G_OPTION_ARG_STRING, &opt.skip,
-      "Parts to skip, comma-separated: elements, cuda, cpu, opencv, transfers", "LIST"},
+      "Parts to skip, comma-separated: elements, cuda, cpu, opencv, npp (the GPU peer: NVIDIA NPP's "
+        "nppiFilterCannyBorder, loaded at run time), transfers", "LIST"},
   {"dump-frames", 0, 0, G_OPTION_ARG_FILENAME, &opt_dump,
       "Also write the input frames as PGM files to DIR (to look at them)", "DIR"},
   {"low", 0, 0, G_OPTION_ARG_DOUBLE, &opt_low, "Low threshold (default 50)", "T"},
@@ -289,15 +299,17 @@ out:
 /* ------------------------------------------------------------------------ */
 /* OpenCV */
 
+/* keep, when not NULL, gets OpenCV's output for frames[0] (g_free it) */
 static void
-bench_opencv (const GcvbFrameSet * fs, int blur, int n_threads, int warmup, int runs, const guint8 * ref)
+bench_opencv (const GcvbFrameSet * fs, int blur, int n_threads, int warmup, int runs, const guint8 * ref,
+    guint8 ** keep)
 {
   Result *r = result_new (fs->name, fs->width, fs->height,
       n_threads == 1 ? "opencv 1 thread" : "opencv all threads", blur);
 #ifdef GCVB_HAVE_OPENCV
   char err[512] = "";
   int threads = 0;
-  guint8 *out = ref ? g_malloc ((size_t) fs->width * fs->height) : NULL;
+  guint8 *out = ref || keep ? g_malloc ((size_t) fs->width * fs->height) : NULL;
 
   if (gcvb_opencv_canny_time ((const uint8_t * const *) fs->frames, fs->n, fs->width, fs->height,
           fs->width, blur, blur > 0 ? opt_sigma : 0, opt_low, opt_high, 0, n_threads, warmup, runs,
@@ -314,6 +326,10 @@ bench_opencv (const GcvbFrameSet * fs, int blur, int n_threads, int warmup, int 
     }
     g_printerr ("  %-18s blur %d  %8.3f ms/frame %8.1f fps  (median of %d, %d threads)%s%s\n",
         r->m.impl, blur, r->m.ms, r->m.fps, runs, threads, r->m.note[0] ? "  " : "", r->m.note);
+    if (keep != NULL) {
+      *keep = out;
+      out = NULL;
+    }
   }
   g_free (out);
 #else
@@ -459,6 +475,69 @@ bench_cuda_kernel (const GcvbFrameSet * fs, int blur, int warmup, int runs, cons
     gcv_canny_cuda_free (call.cuda);
 }
 
+/* NPP's Canny, bound to its scratch buffer */
+typedef struct {
+  void *scratch;
+} NppCall;
+
+static GcvStatus
+npp_canny_process (gpointer data, const GcvPlane * in, GcvPlane * out, void *stream, GcvError * err)
+{
+  NppCall *c = data;
+  char msg[256];
+
+  if (gcvb_npp_canny (in->data, in->stride, out->data, out->stride, in->width, in->height, (int) opt_low,
+          (int) opt_high, 0, c->scratch, stream, msg, sizeof (msg)) != 0) {
+    gcv_error_set (err, GCV_ERROR_CUDA, "%s", msg);
+    return GCV_ERROR_CUDA;
+  }
+  return GCV_OK;
+}
+
+/* The GPU peer: NPP's nppiFilterCannyBorder (Sobel 3x3, L1, no Gaussian:
+ * blur 0 only), timed as bench_cuda_kernel times ours; its edges against
+ * ours (ref) and OpenCV's (cv_out, NULL when not run). */
+static void
+bench_npp (const GcvbFrameSet * fs, int warmup, int runs, const guint8 * ref, const guint8 * cv_out)
+{
+  Result *r = result_new (fs->name, fs->width, fs->height, "npp canny", 0);
+  GcvError err = { 0 };
+  NppCall call = { NULL };
+  int w = fs->width, h = fs->height;
+  guint8 *check = g_malloc ((size_t) w * h);
+  size_t scratch;
+  char why[256];
+
+  if (gcvb_npp_load ("nppif", why, sizeof (why)) != 0) {
+    gcvb_result_skip (&r->m, "%s", why);
+    goto out;
+  }
+  if ((scratch = gcvb_npp_canny_scratch (w, h)) == 0) {
+    gcvb_result_fail (&r->m, "nppiFilterCannyBorderGetBufferSize failed for %dx%d", w, h);
+    goto out;
+  }
+  if (gcv_cuda_set_device (opt.device, &err) != GCV_OK || gcv_cuda_malloc (&call.scratch, scratch, &err) != GCV_OK) {
+    gcvb_result_fail (&r->m, "NPP scratch: %s", err.message);
+    goto out;
+  }
+  if (gcvb_cuda_time_kernel (npp_canny_process, &call, fs, w, h, w, warmup, runs, check, &r->m)) {
+    g_snprintf (r->m.backend, sizeof (r->m.backend), "npp");
+    gcvb_result_note (&r->m, "NPP %s, Sobel 3x3, L1, no Gaussian", gcvb_npp_version ());
+    if (ref != NULL) {
+      r->m.mismatch = count_mismatch (check, ref, w, h);
+      gcvb_result_note (&r->m, "%" G_GINT64_FORMAT " px differ from ours", r->m.mismatch);
+    }
+    if (cv_out != NULL)
+      gcvb_result_note (&r->m, "%" G_GINT64_FORMAT " from OpenCV's", count_mismatch (check, cv_out, w, h));
+    g_printerr ("  %-18s blur 0  %8.4f ms/frame %8.1f fps  (median of %d)  %s\n", r->m.impl, r->m.ms, r->m.fps,
+        runs, r->m.note);
+  }
+out:
+  if (call.scratch)
+    gcv_cuda_free (call.scratch);
+  g_free (check);
+}
+
 #endif /* GCVB_CUDA */
 
 /* ------------------------------------------------------------------------ */
@@ -591,10 +670,12 @@ main (int argc, char **argv)
   int n_photos, status;
   GArray *sizes = g_array_new (FALSE, FALSE, sizeof (SizeSpec));
   GArray *edges = g_array_new (FALSE, FALSE, sizeof (EdgeFrac));
-  gboolean do_elements, do_cuda, do_cpu, do_opencv, do_transfers;
+  gboolean do_elements, do_cuda, do_cpu, do_opencv, do_transfers, do_npp;
 
-  if (!gcvb_init (&argc, &argv, "- benchmark cudacanny / cpucanny and the Canny backends", entries, &opt,
-          &quick))
+  if (!gcvb_init (&argc, &argv, "- benchmark cudacanny / cpucanny and the Canny backends\n\n"
+          "Peers: OpenCV's cv::Canny (CPU; linked when OpenCV 4 was found at configure time); on the GPU, "
+          "NVIDIA NPP's nppiFilterCannyBorder_8u_C1R_Ctx (libnppif of the CUDA toolkit, loaded at run "
+          "time: a host without it gets a skipped row saying why; --skip npp)", entries, &opt, &quick))
     return 2;
   {
     GcvCannyParams p = make_params (opt_blur);
@@ -613,6 +694,7 @@ main (int argc, char **argv)
   do_cpu = !gcvb_skipped (&opt, "cpu");
   do_opencv = !gcvb_skipped (&opt, "opencv");
   do_transfers = !gcvb_skipped (&opt, "transfers");
+  do_npp = !gcvb_skipped (&opt, "npp");
 
   results = g_array_new (FALSE, FALSE, sizeof (Result));
   gcvb_host_init (&host, "bench-canny", &opt, do_elements, "cpucanny", FALSE);
@@ -629,6 +711,15 @@ main (int argc, char **argv)
 #endif
   if (do_elements)
     g_print ("Plugin:     %s\n", host.plugin_file ? host.plugin_file : "NOT FOUND (element rows will fail)");
+#if GCVB_CUDA
+  if (do_npp && host.cuda.available) {
+    char why[256];
+    if (gcvb_npp_load ("nppif", why, sizeof (why)) == 0)
+      g_print ("GPU peer:   NPP %s, nppiFilterCannyBorder_8u_C1R_Ctx (blur 0 rows)\n", gcvb_npp_version ());
+    else
+      g_print ("GPU peer:   NPP skipped: %s\n", why);
+  }
+#endif
   g_print ("Canny:      low %g, high %g, blur %d sigma %g (and blur 0), L1 gradient, edges output\n",
       opt_low, opt_high, opt_blur, opt_sigma);
   {
@@ -662,7 +753,7 @@ main (int argc, char **argv)
     int cpu_warm_runs = opt.quick ? 1 : 3;
     int blurs[2] = { opt_blur, 0 };
     int n_blurs = opt_blur ? 2 : 1;
-    guint8 *ref[2] = { NULL, NULL };
+    guint8 *ref[2] = { NULL, NULL }, *cv_blur0 = NULL;
     GcvbFrameSet fs;
     EdgeFrac ef;
 
@@ -679,7 +770,7 @@ main (int argc, char **argv)
         skip_row (&fs, "cudacanny", opt_blur, host.cuda.why);
       bench_element (&fs, "cpucanny", cpu_warm, cpu_frames);
     }
-    if (do_cuda || do_opencv)
+    if (do_cuda || do_opencv || do_npp)
       for (int b = 0; b < n_blurs; b++)
         ref[b] = cpu_reference (&fs, blurs[b]);
     if (do_cuda)
@@ -701,11 +792,24 @@ main (int argc, char **argv)
       g_array_append_val (edges, ef);
       g_printerr ("  edge pixels: %.2f%% (mean over the %d frames, blur %d)\n", 100 * ef.frac, fs.n, opt_blur);
     }
+    /* OpenCV's all-threads blur-0 output, for NPP's agreement with it */
     if (do_opencv)
       for (int threads = 1; threads >= 0; threads--)
         for (int b = 0; b < n_blurs; b++)
-          bench_opencv (&fs, blurs[b], threads, cpu_warm_runs, cpu_runs, ref[b]);
+          bench_opencv (&fs, blurs[b], threads, cpu_warm_runs, cpu_runs, ref[b],
+              threads == 0 && blurs[b] == 0 && do_npp ? &cv_blur0 : NULL);
+    if (do_npp) {
+      const guint8 *ref0 = ref[n_blurs - 1];    /* blur 0 is the last */
+#if GCVB_CUDA
+      if (host.cuda.available)
+        bench_npp (&fs, MIN (opt.warmup, 50) + 5, opt.runs, ref0, cv_blur0);
+      else
+#endif
+        skip_row (&fs, "npp canny", 0, host.cuda.why);
+      (void) ref0;
+    }
 
+    g_free (cv_blur0);
     g_free (ref[0]);
     g_free (ref[1]);
     gcvb_frameset_clear (&fs);

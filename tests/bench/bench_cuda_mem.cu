@@ -76,3 +76,13 @@ out:
   cudaFree (b);
   return ret;
 }
+
+extern "C" int
+gcvb_cuda_pci_bus_id (int device, char *buf, int len)
+{
+  if (cudaDeviceGetPCIBusId (buf, len, device) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return -1;
+  }
+  return 0;
+}

@@ -3,7 +3,8 @@
  *
  *   bench-motionest [--quick] [--cases hd,sd,mods,codec,elements,pictures]
  *       [--cpu-budget S] [--quality-pairs N] [--runs N] [--skip LIST]
- *       [--ffmpeg-libdir DIR] [--pictures DIR] [--json FILE]
+ *       [--ffmpeg-libdir DIR] [--nvofa-grids LIST] [--nvofa-perf LIST]
+ *       [--pictures DIR] [--json FILE]
  *
  * Cases (the issue's, from paper 004 and paper 003):
  * 1. hd: the paper's HD case: 1920x1080, 96x54 blocks (20 x 20 = 400),
@@ -67,6 +68,17 @@
  *    and serial splitting (pair i to device i % 2, which receives both of
  *    its frames); wall clock per pair and the speedups over both one-GPU
  *    rows.  Vectors are compared with the single-device ones.
+ *  - nvofa (the GPU peer): NVIDIA's optical-flow engine (NVOFA, the
+ *    Optical Flow SDK through the driver's libnvidia-opticalflow.so.1, run
+ *    by nvof-bench in a process of its own: bench_nvof.c, nvof_bench.c) at
+ *    each output grid it offers (1, 2, 4; 8 where a later engine does) and
+ *    perf level (slow, medium, fast), on the case's frames: all of them
+ *    uploaded once, the same rotation of pairs as the cuda rows (input =
+ *    frames[i], reference = frames[i + 1]: the flow of P's pixels into C,
+ *    as ours), CUDA events around nvOFExecute, the median of --runs after
+ *    --warmup, and the host's clock to the end of the execute.  Where the
+ *    library, the GPU's engine, the size or the grid is missing, the row is
+ *    skipped and says why.  Its quality: below.
  *  - limits: for full search, the SAD operations per second (one |P - C|
  *    accumulated per pixel and candidate; at sub-pel the interpolation
  *    comes on top) against an assumed peak of the device (stated in the
@@ -78,7 +90,8 @@
  * the samples of the current frame C at +(dx, dy), the contract's
  * bilinear rule: its error is what the SAD sums), over the blocks of full
  * size, on the quality pairs of each source; on the camera pans also the
- * share of blocks within half a pixel of the true motion.  Our vectors come
+ * share of blocks within half a pixel of the true motion and their mean
+ * endpoint error against it (EPE).  Our vectors come
  * from the CUDA backend when there is one, else from the CPU backend when
  * that fits in the budget; their SADs are recomputed here and compared
  * with the reported ones.
@@ -118,6 +131,16 @@
  * (the table's number; per frame in the JSON).  The first two pushes of
  * each source are untimed.
  *
+ * The GPU peer's quality, on the same quality pairs (each source a stream
+ * from its lead-in pair, temporal hints off at the lead-in): its vectors
+ * are S10.5 pixels, one per g x g cell; "cell EPE" scores every cell of
+ * the pans whose centre, moved by the true motion, stays in the frame;
+ * then, matched to our grid, a block's vector is the component-wise median
+ * of the cells lying wholly in the block (of the case's first variant),
+ * rounded to quarter pixels and kept inside the frame, and scored as ours
+ * are (EPE and hit% on the pans, mean SAD and PSNR of the prediction on
+ * both sources).
+ *
  * With --pictures DIR: motionest-pair.png, the frame pair of the video
  * (vtest 102 and 103), the plain difference and the prediction error
  * after full search (16x16, +-16, half-pel), all at half size.
@@ -138,6 +161,7 @@
 
 #include "motionest.h"
 #include "gcv-bench.h"
+#include "bench-nvof.h"
 
 #ifndef GCVB_DATA_DIR
 #define GCVB_DATA_DIR "tests/data"
@@ -204,6 +228,7 @@ static gdouble opt_cpu_budget = -1;     /* s per row; default 10, quick 2 */
 static gint opt_quality_pairs = 0;      /* per source; default 2, quick 1 */
 static gint opt_cpu_threads = 0;
 static gint opt_multi_depth = 3;        /* multi-GPU: pairs in flight per context */
+static gchar *opt_nvofa_grids = NULL, *opt_nvofa_perf = NULL;
 
 static GOptionEntry entries[] = {
   {"cases", 'c', 0, G_OPTION_ARG_STRING, &opt_cases,
@@ -234,9 +259,11 @@ static GOptionEntry entries[] = {
       "Directory of libavfilter.so.N / libavutil.so.N (default: the dynamic linker's search)", "DIR"},
   {"pictures", 0, 0, G_OPTION_ARG_FILENAME, &opt_pictures,
       "Write the docs picture motionest-pair.png into DIR", "DIR"},
+  GCVB_NVOF_OPTION_ENTRIES (opt_nvofa_grids, opt_nvofa_perf),
   GCVB_OPTION_ENTRIES (opt, "bench-motionest.json"),
   {"skip", 0, 0, G_OPTION_ARG_STRING, &opt.skip,
-        "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), ffmpeg, esa, epzs, umh, "
+        "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), nvofa (the GPU peer), ffmpeg, "
+        "esa, epzs, umh, "
         "multi, check, quality", "LIST"},
   {NULL}
 };
@@ -653,6 +680,7 @@ typedef struct {
   gint64 pixels;
   gint64 hits;                  /* pan: within half a pixel of the true motion */
   gint64 pan_blocks;
+  double epe;                   /* pan: endpoint errors summed, pixels */
   gint64 sad_mismatch;          /* reported SAD != recomputed */
   gint64 invalid;               /* vectors the contract would not allow */
   gint64 beat_full;             /* peer: blocks with a smaller SAD than our full search's */
@@ -668,6 +696,7 @@ qstat_add (QStat * a, const QStat * b)
   a->pixels += b->pixels;
   a->hits += b->hits;
   a->pan_blocks += b->pan_blocks;
+  a->epe += b->epe;
   a->sad_mismatch += b->sad_mismatch;
   a->invalid += b->invalid;
   a->beat_full += b->beat_full;
@@ -693,6 +722,12 @@ static double
 qstat_hit (const QStat * q)
 {
   return q->pan_blocks ? 100.0 * q->hits / q->pan_blocks : NAN;
+}
+
+static double
+qstat_epe (const QStat * q)
+{
+  return q->pan_blocks ? q->epe / q->pan_blocks : NAN;
 }
 
 /* Statistics of one field over its full-size blocks (bw x bh of p):
@@ -727,6 +762,7 @@ field_stats (const Clip * clip, const Pair * pr, const GcvMotionParams * p, cons
     if (src->kind == SRC_PAN) {
       q->pan_blocks++;
       q->hits += ABS (v[i].dx - tx) <= 2 && ABS (v[i].dy - ty) <= 2;
+      q->epe += hypot ((double) v[i].dx / GCV_MOTION_Q - src->vx, (double) v[i].dy / GCV_MOTION_Q - src->vy);
     }
     if (full != NULL && sad < full[i].sad)
       q->beat_full++;
@@ -744,10 +780,11 @@ typedef enum {
   ROW_PEER,
   ROW_ELEMENT,
   ROW_MULTI,
+  ROW_NVOFA,                    /* the GPU peer */
 } RowKind;
 
 static const char *const row_kind_names[] = {
-  "cuda search", "cuda up+search+down", "cuda wall", "cpu backend", "ffmpeg", "element", "multi-gpu"
+  "cuda search", "cuda up+search+down", "cuda wall", "cpu backend", "ffmpeg", "element", "multi-gpu", "nvofa"
 };
 
 typedef struct {
@@ -764,6 +801,8 @@ typedef struct {
   double speedup;               /* multi: over one device */
   double speedup_overlap;       /* multi serial: over "1 gpu, 2 contexts" */
   double speedup_pipelined;     /* multi: over "1 gpu, pipelined" */
+  int grid, perf;               /* nvofa */
+  double wall_ms;               /* nvofa: host clock per pair, median */
 } Row;
 
 /* Of Row, reserved once: row_new hands out pointers into it that callers
@@ -771,6 +810,8 @@ typedef struct {
 #define MAX_ROWS 4096
 static GArray *rows_arr;
 static GcvbHost host;
+static GcvbNvof nvof;           /* the GPU peer's engine */
+static int nvofa_grids[GCVB_NVOF_MAX_GRIDS], n_nvofa_grids, nvofa_perfs[3], n_nvofa_perfs;
 static int n_devices;
 
 static Row *
@@ -791,7 +832,7 @@ row_new (RowKind kind, int ci, int vi, const char *what, int threads)
   r.case_i = ci;
   r.var_i = vi;
   g_strlcpy (r.what, what ? what : "", sizeof (r.what));
-  r.work = r.band_frac = r.frame_ms = r.speedup = r.speedup_overlap = r.speedup_pipelined = NAN;
+  r.work = r.band_frac = r.frame_ms = r.speedup = r.speedup_overlap = r.speedup_pipelined = r.wall_ms = NAN;
   r.devices = kind == ROW_CUDA_SEARCH || kind == ROW_CUDA_PIPE || kind == ROW_CUDA_WALL ? 1 : 0;
   g_assert (rows_arr->len < MAX_ROWS);
   g_array_append_val (rows_arr, r);
@@ -1846,6 +1887,143 @@ bench_peer (int ci, int mi, const Clip * clip)
 }
 
 /* ------------------------------------------------------------------------ */
+/* the GPU peer: NVIDIA's optical-flow engine */
+
+/* Per case, a result per grid and perf level: its timing row and what its
+ * flows score on the quality pairs. */
+typedef struct {
+  int grid, perf;
+  Row *row;
+  gboolean scored;
+  QStat by_kind[2];             /* block medians on the first variant's blocks: pan, video */
+  GcvbEpe cells;                /* every cell of the pans */
+  gint64 clamped;               /* block vectors moved to keep the block inside the frame */
+} Nvofa;
+
+static Nvofa *nvofa_res[N_CASES];
+static int n_nvofa_res[N_CASES];
+
+/* Scores flow k of run r as the quality pair pr (see the header comment):
+ * the cells against the pan's motion, then a vector per block of p. */
+static void
+nvofa_score_pair (const Clip * clip, const Pair * pr, const GcvMotionParams * p, const GcvbNvofRun * r, int k,
+    GcvMotionVector * v, Nvofa * out)
+{
+  const Source *src = &clip->sources[pr->source];
+  const guint8 *P = clip->frames[pr->p], *C = clip->frames[pr->p + 1];
+  int W = clip->width, H = clip->height, g = r->grid;
+  int cols = gcv_motion_grid_cols (W, p), rows = gcv_motion_grid_rows (H, p);
+  GcvMotionParams wide = *p;
+  QStat q;
+
+  if (src->kind == SRC_PAN)
+    for (int cy = 0; cy < r->rows; cy++)
+      for (int cx = 0; cx < r->cols; cx++) {
+        double x = cx * g + (g - 1) / 2.0, y = cy * g + (g - 1) / 2.0, fx, fy;
+        if (x > W - 1 || y > H - 1 || x + src->vx < 0 || x + src->vx > W - 1 || y + src->vy < 0
+            || y + src->vy > H - 1)
+          continue;
+        gcvb_nvof_cell (r, k, cx, cy, &fx, &fy);
+        gcvb_epe_add (&out->cells, fx, fy, src->vx, src->vy);
+      }
+  /* the engine's range is its own: only the frame bounds the vector */
+  wide.range_x = wide.range_y = 1024 / GCV_MOTION_Q;
+  for (int by = 0; by < rows; by++)
+    for (int bx = 0; bx < cols; bx++) {
+      GcvMotionVector *b = &v[by * cols + bx];
+      int x0, y0, w, h, dx, dy;
+      double fx, fy;
+      guint64 sad = 0, sse;
+      gcv_motion_block_rect (W, H, p, bx, by, &x0, &y0, &w, &h);
+      gcvb_nvof_block_median (r, k, x0, y0, w, h, &fx, &fy);
+      dx = CLAMP ((int) lround (GCV_MOTION_Q * fx), -GCV_MOTION_Q * x0, GCV_MOTION_Q * (W - w - x0));
+      dy = CLAMP ((int) lround (GCV_MOTION_Q * fy), -GCV_MOTION_Q * y0, GCV_MOTION_Q * (H - h - y0));
+      out->clamped += dx != lround (GCV_MOTION_Q * fx) || dy != lround (GCV_MOTION_Q * fy);
+      if (x0 + p->block_width <= W && y0 + p->block_height <= H)
+        block_error (P, C, clip->stride, x0, y0, w, h, dx, dy, &sad, &sse);
+      b->x = x0;
+      b->y = y0;
+      b->dx = dx;
+      b->dy = dy;
+      b->sad = (guint32) sad;
+    }
+  field_stats (clip, pr, &wide, v, cols, rows, NULL, &q);
+  qstat_add (&out->by_kind[src->kind], &q);
+}
+
+/* The engine on the case's clip: the cuda rows' rotation timed, the
+ * quality pairs' flows scored; a row per grid and perf level. */
+static void
+bench_nvofa (int ci, const Clip * clip)
+{
+  const GcvMotionParams *p = &cases[ci].vars[0].p;
+  const int n = n_nvofa_grids * n_nvofa_perfs;
+  int *flow_of = g_new (int, MAX (clip->n_pairs, 1));
+  GcvMotionVector *v = g_new (GcvMotionVector, (size_t) gcv_motion_grid_cols (clip->width, p)
+      * gcv_motion_grid_rows (clip->height, p));
+  GcvbNvofJob job;
+  GcvbNvofRun *runs;
+
+  gcvb_nvof_job_init (&job, clip->width, clip->height, clip->stride, clip->n, clip->frames, MAX (opt.warmup, 1),
+      opt.runs);
+  for (int i = 0; i < clip->n; i++)
+    gcvb_nvof_job_add (job.time, i, (i + 1) % clip->n, i == 0);
+  for (int pi = 0; pi < clip->n_pairs; pi++)
+    flow_of[pi] = -1;
+  /* each source a stream from its lead-in pair */
+  for (int si = 0; si < clip->n_sources && !gcvb_skipped (&opt, "quality"); si++) {
+    const Source *s = &clip->sources[si];
+    for (int k = 0; k + 1 < s->n; k++) {
+      for (int pi = 0; pi < clip->n_pairs; pi++)
+        if (clip->pairs[pi].p == s->first + k)
+          flow_of[pi] = (int) job.flow->len;
+      gcvb_nvof_job_add (job.flow, s->first + k, s->first + k + 1, k == 0);
+    }
+  }
+  runs = gcvb_nvof_run (&nvof, opt.device, &job, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
+  nvofa_res[ci] = g_new0 (Nvofa, MAX (n, 1));
+  n_nvofa_res[ci] = n;
+  for (int i = 0; i < n; i++) {
+    const GcvbNvofRun *r = &runs[i];
+    Nvofa *a = &nvofa_res[ci][i];
+    char name[32];
+    gcvb_nvof_run_name (r, name, sizeof (name));
+    a->grid = r->grid;
+    a->perf = r->perf;
+    a->row = row_new (ROW_NVOFA, ci, -1, name, 0);
+    a->row->grid = r->grid;
+    a->row->perf = r->perf;
+    if (strcmp (r->state, "skipped") == 0) {
+      gcvb_result_skip (&a->row->m, "%s", r->why);
+      continue;
+    }
+    if (strcmp (r->state, "ok") != 0) {
+      gcvb_result_fail (&a->row->m, "%s", r->why);
+      continue;
+    }
+    a->row->m.count = r->count;
+    a->row->m.ms = a->row->m.compute_ms = r->ev_ms;
+    a->row->m.mean_ms = r->ev_mean_ms;
+    a->row->m.fps = 1000.0 / r->ev_ms;
+    a->row->wall_ms = r->wall_ms;
+    g_strlcpy (a->row->m.backend, "nvofa", sizeof (a->row->m.backend));
+    if (*gcvb_nvof_timing_note (r))
+      gcvb_result_note (&a->row->m, "%s", gcvb_nvof_timing_note (r));
+    gcvb_result_note (&a->row->m, "wall %.4f ms; %dx%d vectors; session setup %.0f ms, first execute %.2f ms",
+        r->wall_ms, r->cols, r->rows, r->setup_ms, r->first_ms);
+    for (int pi = 0; pi < clip->n_pairs; pi++)
+      if (flow_of[pi] >= 0 && flow_of[pi] < r->n_flows) {
+        nvofa_score_pair (clip, &clip->pairs[pi], p, r, flow_of[pi], v, a);
+        a->scored = TRUE;
+      }
+  }
+  gcvb_nvof_runs_free (runs, n);
+  gcvb_nvof_job_clear (&job);
+  g_free (flow_of);
+  g_free (v);
+}
+
+/* ------------------------------------------------------------------------ */
 /* the elements */
 
 static void
@@ -1998,6 +2176,14 @@ run_case (int ci, const Clip * clip, gboolean do_elements)
     for (int mi = 0; mi < N_PEER_METHODS; mi++)
       if (peer_enabled (peer_methods[mi]))
         bench_peer (ci, mi, clip);
+  if (!gcvb_skipped (&opt, "nvofa")) {
+    if (gcvb_nvof_present (&nvof)) {
+      bench_nvofa (ci, clip);
+    } else {
+      Row *r = row_new (ROW_NVOFA, ci, -1, "", 0);
+      gcvb_result_skip (&r->m, "NVIDIA's optical-flow engine %s: %s", nvof.state, nvof.detail);
+    }
+  }
   if (gcvb_gpu_enabled (&opt) && !gcvb_skipped (&opt, "multi")) {
 #if GCVB_CUDA
     if (host.cuda.available && n_devices >= 2)
@@ -2162,6 +2348,8 @@ row_impl (const Row * r, char *buf, size_t len)
 {
   if (r->kind == ROW_PEER)
     g_snprintf (buf, len, "ffmpeg %s", r->what);
+  else if (r->kind == ROW_NVOFA)
+    g_snprintf (buf, len, "nvofa %s", r->what);
   else if (r->kind == ROW_ELEMENT || r->kind == ROW_MULTI)
     g_strlcpy (buf, r->what, len);
   else
@@ -2176,6 +2364,8 @@ row_method (const Row * r, char *buf, size_t len)
 
   if (r->var_i >= 0)
     g_strlcpy (buf, c->vars[r->var_i].label, len);
+  else if (r->kind == ROW_NVOFA)
+    g_strlcpy (buf, "flow", len);
   else
     g_snprintf (buf, len, "p=%d", c->peer_p);
   return buf;
@@ -2258,7 +2448,7 @@ print_case (int ci)
   }
   g_print ("cuda search: CUDA events around the search (+ the copy of its device frame, its vectors' download); "
       "up+search+down:\nfrom before the upload of the next frame; wall: host clock per pair.  cpu: wall clock.  "
-      "ffmpeg: one thread,\nms per field (mestimate makes two per frame).  G SAD/s: full search's SAD operations "
+      "ffmpeg: one thread,\nms per field (mestimate makes two per frame).  nvofa: the optical-flow engine's execute, CUDA events,\nframes on the device (the GPU peer table below).  G SAD/s: full search's SAD operations "
       "(valid candidates x pixels)\nper second.  check: the cuda backend's vectors against the cpu backend's for "
       "the same pair (same = identical).\n");
   if (strcmp (c->name, "codec") == 0) {
@@ -2283,7 +2473,7 @@ static void
 print_qline (const char *cs, const char *method, const char *backend, const char *kind, const QStat * q,
     const char *note)
 {
-  char sad[32], px[32], ps[32], hit[32];
+  char sad[32], px[32], ps[32], hit[32], epe[32];
 
   if (q->pairs == 0)
     return;
@@ -2291,8 +2481,9 @@ print_qline (const char *cs, const char *method, const char *backend, const char
   gcvb_fmt_num (px, sizeof (px), q->pixels ? q->sad / q->pixels : NAN, "%.3f");
   gcvb_fmt_num (ps, sizeof (ps), qstat_psnr (q), "%.2f");
   gcvb_fmt_num (hit, sizeof (hit), qstat_hit (q), "%.1f");
-  g_print ("%-5s %-30s %-7s %-6s %5d %7" G_GINT64_FORMAT " %10s %7s %8s %7s  %s\n", cs, method, backend, kind,
-      q->pairs, q->blocks, sad, px, ps, hit, note ? note : "");
+  gcvb_fmt_num (epe, sizeof (epe), qstat_epe (q), "%.3f");
+  g_print ("%-5s %-30s %-7s %-6s %5d %7" G_GINT64_FORMAT " %10s %7s %8s %7s %7s  %s\n", cs, method, backend, kind,
+      q->pairs, q->blocks, sad, px, ps, hit, epe, note ? note : "");
 }
 
 static void
@@ -2307,11 +2498,11 @@ print_quality (void)
     return;
   g_print ("\n== Quality: mean SAD of the chosen vectors and PSNR of the motion-compensated prediction ==\n");
   g_print ("over the full-size blocks of the quality pairs (after each source's lead-in pair); SAD/px = mean "
-      "|P - P'|;\nhit%%: camera pans, blocks within half a pixel of the true motion; ffmpeg rows: its vectors, SADs "
+      "|P - P'|;\nhit%%, EPE px: camera pans, blocks within half a pixel of the true motion, mean endpoint error; ffmpeg rows: its vectors, SADs "
       "by our definition,\nwith our full search on the same window and pairs below (beat full: blocks where it "
       "found a smaller SAD: must be 0)\n");
-  g_print ("%-5s %-30s %-7s %-6s %5s %7s %10s %7s %8s %7s  %s\n", "case", "method", "vectors", "source", "pairs",
-      "blocks", "SAD/block", "SAD/px", "PSNR dB", "hit%", "notes");
+  g_print ("%-5s %-30s %-7s %-6s %5s %7s %10s %7s %8s %7s %7s  %s\n", "case", "method", "vectors", "source", "pairs",
+      "blocks", "SAD/block", "SAD/px", "PSNR dB", "hit%", "EPE px", "notes");
   g_print ("---------------------------------------------------------------------------------------------------"
       "-------------------\n");
   for (int ci = 0; ci < N_CASES; ci++) {
@@ -2324,8 +2515,8 @@ print_quality (void)
       describe_params (md, sizeof (md), &c->vars[vi].p);
       if (!f->have) {
         if (f->note[0])
-          g_print ("%-5s %-30s %-7s %-6s %5s %7s %10s %7s %8s %7s  %s\n", c->name, md, "-", "-", "-", "-", "-", "-",
-              "-", "-", f->note);
+          g_print ("%-5s %-30s %-7s %-6s %5s %7s %10s %7s %8s %7s %7s  %s\n", c->name, md, "-", "-", "-", "-", "-",
+              "-", "-", "-", "-", f->note);
         continue;
       }
       for (int k = 0; k < 2; k++) {
@@ -2373,6 +2564,95 @@ print_quality (void)
           print_qline (c->name, od, fields[ci][c->peer_var].backend, source_kind_names[k], &pq->ours_by_kind[k],
               "ours, the same pairs");
       }
+    }
+    for (int i = 0; i < n_nvofa_res[ci]; i++) {
+      const Nvofa *a = &nvofa_res[ci][i];
+      char md[64], note[96] = "";
+      if (!a->scored)
+        continue;
+      g_snprintf (md, sizeof (md), "nvofa g%d %s, block medians", a->grid, gcvb_nvof_perf_name (a->perf));
+      if (a->clamped)
+        g_snprintf (note, sizeof (note), "%" G_GINT64_FORMAT " block vectors kept inside the frame", a->clamped);
+      for (int k = 0; k < 2; k++)
+        print_qline (c->name, md, "nvofa", source_kind_names[k], &a->by_kind[k], note);
+    }
+  }
+}
+
+/* Ours (the case's first variant) and the engine's rows: speed and the
+ * quality figures side by side. */
+static void
+print_nvofa (void)
+{
+  gboolean any = FALSE;
+
+  for (int ci = 0; ci < N_CASES; ci++)
+    any |= n_nvofa_res[ci] > 0;
+  if (!any) {
+    if (!gcvb_skipped (&opt, "nvofa"))
+      g_print ("\n== GPU peer NVIDIA's optical-flow engine (NVOFA): no rows: %s: %s ==\n", nvof.state, nvof.detail);
+    return;
+  }
+  g_print ("\n== GPU peer: NVIDIA's optical-flow engine (NVOFA) against the cuda backend, the same frames ==\n");
+  g_print ("engine: %s\nms/pair: CUDA events around the search (ours: cuda search, the case's first variant) or "
+      "nvOFExecute (the engine's,\nframes on the device); wall: host clock to the execute's end; x ours: its ms / "
+      "ours (> 1: ours faster).\nThe engine's vectors are S10.5 pixels, one per g x g cell.  cell EPE: every cell "
+      "of the pans against the true\nmotion (median, mean); at our grid: a block's vector is the median of the cells "
+      "lying wholly in the block (of\nthe first variant), rounded to quarter pixels and kept inside the frame: EPE, "
+      "hit%% (within half a pixel) on the\npans, PSNR of the motion-compensated prediction; ours: the search's "
+      "vectors, scored the same way.\n", nvof.detail);
+  g_print ("%-5s %-26s %10s %10s %7s %9s %9s %8s %6s %8s %8s  %s\n", "case", "implementation", "ms/pair",
+      "wall ms", "x ours", "cell med", "cell mean", "blk EPE", "hit%", "PSNR pan", "PSNR vid", "notes");
+  g_print ("---------------------------------------------------------------------------------------------------"
+      "-------------------\n");
+  for (int ci = 0; ci < N_CASES; ci++) {
+    const Case *c = &cases[ci];
+    const Fields *f = &fields[ci][0];
+    const Row *ours = NULL;
+    QStat q[2];
+    char ms[32], e[32], h[32], p0[32], p1[32], impl[48];
+    if (!case_ran[ci] || n_nvofa_res[ci] == 0)
+      continue;
+    for (guint i = 0; i < rows_arr->len; i++) {
+      const Row *r = &g_array_index (rows_arr, Row, i);
+      if (r->case_i == ci && r->kind == ROW_CUDA_SEARCH && r->var_i == 0 && !r->m.skipped)
+        ours = r;
+    }
+    memset (q, 0, sizeof (q));
+    for (int pi = 0; f->have && pi < f->n_stats; pi++)
+      qstat_add (&q[f->kinds[pi]], &f->stats[pi]);
+    gcvb_fmt_num (ms, sizeof (ms), ours ? ours->m.ms : NAN, "%.4f");
+    gcvb_fmt_num (e, sizeof (e), qstat_epe (&q[SRC_PAN]), "%.3f");
+    gcvb_fmt_num (h, sizeof (h), qstat_hit (&q[SRC_PAN]), "%.1f");
+    gcvb_fmt_num (p0, sizeof (p0), q[SRC_PAN].pairs ? qstat_psnr (&q[SRC_PAN]) : NAN, "%.2f");
+    gcvb_fmt_num (p1, sizeof (p1), q[SRC_VIDEO].pairs ? qstat_psnr (&q[SRC_VIDEO]) : NAN, "%.2f");
+    g_snprintf (impl, sizeof (impl), "ours, %s %dx%d", c->vars[0].label, c->vars[0].p.block_width,
+        c->vars[0].p.block_height);
+    g_print ("%-5s %-26s %10s %10s %7s %9s %9s %8s %6s %8s %8s  %s%s\n", c->name, impl, ms, "-", "1", "-", "-", e, h,
+        p0, p1, f->have ? f->backend : "", f->have ? " backend's vectors" : f->note);
+    for (int i = 0; i < n_nvofa_res[ci]; i++) {
+      const Nvofa *a = &nvofa_res[ci][i];
+      const Row *r = a->row;
+      char wall[32], x[32], cm[32], cme[32];
+      g_snprintf (impl, sizeof (impl), "nvofa g%d %s", a->grid, gcvb_nvof_perf_name (a->perf));
+      if (r->m.skipped) {
+        g_print ("%-5s %-26s %10s %10s %7s %9s %9s %8s %6s %8s %8s  %s%s\n", c->name, impl, r->m.failed ? "FAILED" :
+            "skipped", "-", "-", "-", "-", "-", "-", "-", "-", r->m.failed ? "" : "skipped: ", r->m.note);
+        continue;
+      }
+      gcvb_fmt_num (ms, sizeof (ms), r->m.ms, "%.4f");
+      gcvb_fmt_num (wall, sizeof (wall), r->wall_ms, "%.4f");
+      gcvb_fmt_num (x, sizeof (x), ours ? r->m.ms / ours->m.ms : NAN, "%.2f");
+      gcvb_fmt_num (cm, sizeof (cm), gcvb_epe_quantile (&a->cells, 0.5), "%.3f");
+      gcvb_fmt_num (cme, sizeof (cme), gcvb_epe_mean (&a->cells), "%.3f");
+      gcvb_fmt_num (e, sizeof (e), qstat_epe (&a->by_kind[SRC_PAN]), "%.3f");
+      gcvb_fmt_num (h, sizeof (h), qstat_hit (&a->by_kind[SRC_PAN]), "%.1f");
+      gcvb_fmt_num (p0, sizeof (p0), a->by_kind[SRC_PAN].pairs ? qstat_psnr (&a->by_kind[SRC_PAN]) : NAN, "%.2f");
+      gcvb_fmt_num (p1, sizeof (p1), a->by_kind[SRC_VIDEO].pairs ? qstat_psnr (&a->by_kind[SRC_VIDEO]) : NAN,
+          "%.2f");
+      g_print ("%-5s %-26s %10s %10s %7s %9s %9s %8s %6s %8s %8s  %s%s%s\n", c->name, impl, ms, wall, x, cm, cme, e, h,
+          p0, p1, gcvb_epe_reversed_note (&a->cells), *gcvb_epe_reversed_note (&a->cells) && a->clamped ? "; " : "",
+          a->clamped ? "some block vectors kept inside the frame" : "");
     }
   }
 }
@@ -2538,6 +2818,7 @@ json_qstat (GString * s, const QStat * q)
   g_string_append (s, ", \"mean_abs_error\": "), gcvb_json_num (s, q->pixels ? q->sad / q->pixels : NAN);
   g_string_append (s, ", \"psnr_db\": "), gcvb_json_num (s, qstat_psnr (q));
   g_string_append (s, ", \"pan_hit_percent\": "), gcvb_json_num (s, qstat_hit (q));
+  g_string_append (s, ", \"pan_epe_px\": "), gcvb_json_num (s, qstat_epe (q));
   g_string_append_printf (s, ", \"sad_mismatch\": %" G_GINT64_FORMAT ", \"invalid\": %" G_GINT64_FORMAT
       ", \"beat_full\": %" G_GINT64_FORMAT "}", q->sad_mismatch, q->invalid, q->beat_full);
 }
@@ -2568,6 +2849,7 @@ results_json (void)
   g_string_append (s, ", \"limit_float_ops\": "), gcvb_json_num (s, peak ? pf : NAN);
   g_string_append (s, ", ");
   GCVB_JKEY (s, "limits_assumed"), gcvb_json_str (s, pw);
+  gcvb_json_nvof (s, &nvof, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
   g_string_append (s, "},\n  \"cases\": [\n");
   for (int ci = 0; ci < N_CASES; ci++) {
     const Case *c = &cases[ci];
@@ -2605,6 +2887,8 @@ results_json (void)
       json_params (s, &cases[r->case_i].vars[r->var_i].p);
       g_string_append (s, ", ");
       GCVB_JKEY (s, "variant"), gcvb_json_str (s, cases[r->case_i].vars[r->var_i].label);
+    } else if (r->kind == ROW_NVOFA) {
+      g_string_append_printf (s, "{\"grid\": %d, \"perf\": \"%s\"}", r->grid, gcvb_nvof_perf_name (r->perf));
     } else {
       g_string_append_printf (s, "{\"method\": \"%s\", \"mb_size\": 16, \"search_param\": %d}", r->what,
           cases[r->case_i].peer_p);
@@ -2623,6 +2907,7 @@ results_json (void)
     g_string_append (extra, ", \"speedup_over_one_gpu_pipelined\": ");
     gcvb_json_num (extra, r->speedup_pipelined);
     g_string_append (extra, ", \"vs_paper\": "), gcvb_json_num (extra, row_vs_paper (r));
+    g_string_append (extra, ", \"wall_ms\": "), gcvb_json_num (extra, r->wall_ms);
     gcvb_json_row_end (s, &r->m, "mismatch_blocks", extra->str, i + 1 == rows_arr->len);
     g_string_free (extra, TRUE);
   }
@@ -2670,6 +2955,29 @@ results_json (void)
         g_string_append (s, "}");
         first = FALSE;
       }
+      for (int i = 0; case_ran[ci] && i < n_nvofa_res[ci]; i++) {
+        const Nvofa *a = &nvofa_res[ci][i];
+        if (!a->scored)
+          continue;
+        g_string_append_printf (s, "%s    {\"case\": \"%s\", \"variant\": \"nvofa g%d %s\", \"params\": "
+            "{\"grid\": %d, \"perf\": \"%s\"}, \"vectors_from\": \"nvofa\", \"matched_to\": ", first ? "" : ",\n",
+            c->name, a->grid, gcvb_nvof_perf_name (a->perf), a->grid, gcvb_nvof_perf_name (a->perf));
+        json_params (s, &c->vars[0].p);
+        g_string_append_printf (s, ", \"clamped_blocks\": %" G_GINT64_FORMAT, a->clamped);
+        for (int k = 0; k < 2; k++) {
+          g_string_append_printf (s, ", \"%s\": ", source_kind_names[k]);
+          json_qstat (s, &a->by_kind[k]);
+        }
+        g_string_append_printf (s, ", \"pan_cells\": {\"n\": %" G_GUINT64_FORMAT ", \"epe_median_px\": ",
+            a->cells.n);
+        gcvb_json_num (s, gcvb_epe_quantile (&a->cells, 0.5));
+        g_string_append (s, ", \"epe_p90_px\": "), gcvb_json_num (s, gcvb_epe_quantile (&a->cells, 0.9));
+        g_string_append (s, ", \"epe_mean_px\": "), gcvb_json_num (s, gcvb_epe_mean (&a->cells));
+        g_string_append (s, ", \"epe_mean_against_negated_truth_px\": ");
+        gcvb_json_num (s, a->cells.n ? a->cells.sum_reversed / a->cells.n : NAN);
+        g_string_append (s, "}}");
+        first = FALSE;
+      }
     }
     g_string_append (s, first ? "" : "\n");
   }
@@ -2708,7 +3016,13 @@ main (int argc, char **argv)
   gboolean do_elements, do_pictures;
 
   if (!gcvb_init (&argc, &argv, "- benchmark cudamotionest / cpumotionest and the block-matching backends "
-          "(the papers' cases, MODS vs full search, FFmpeg's mestimate, several GPUs)", entries, &opt, &quick))
+          "(the papers' cases, MODS vs full search, FFmpeg's mestimate, several GPUs)\n\n"
+          "GPU peer: NVIDIA's optical-flow engine (NVOFA: the Optical Flow SDK's API 3.0 through the driver's "
+          "libnvidia-opticalflow.so.1, loaded at run time by nvof-bench, a process of its own), at each output "
+          "grid and perf level (--nvofa-grids, --nvofa-perf), on every case's frames: time per pair and, on the "
+          "quality pairs, endpoint error against the pans' true motion and the prediction's PSNR at our blocks; "
+          "a missing library, engine, size or grid is a skipped row that says why (--skip nvofa)",
+          entries, &opt, &quick))
     return 2;
   list = gcvb_split_list (opt_cases, "hd,sd,mods,codec,elements");
   for (guint i = 0; i < list->len; i++) {
@@ -2766,6 +3080,10 @@ main (int argc, char **argv)
   g_print ("Peer:       FFmpeg's mestimate not built in (no libavfilter at configure time: apt install "
       "libavfilter-dev)\n");
 #endif
+  gcvb_nvof_peer (opt.device, gcvb_skipped (&opt, "nvofa"), &nvof);
+  if (!gcvb_nvof_configs (&nvof, opt_nvofa_grids, opt_nvofa_perf, nvofa_grids, &n_nvofa_grids, nvofa_perfs,
+          &n_nvofa_perfs))
+    return 2;
   g_print ("Timing:     GPU %d pairs after %d warm-up; CPU and FFmpeg at most %d runs within %.0f s a row; CPU "
       "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");
@@ -2820,6 +3138,7 @@ main (int argc, char **argv)
     if (case_ran[ci])
       print_case (ci);
   print_quality ();
+  print_nvofa ();
   print_multi ();
   print_elements ();
   print_limits ();
@@ -2836,6 +3155,11 @@ main (int argc, char **argv)
       g_free (f->stats);
       g_free (f->kinds);
     }
+  for (int ci = 0; ci < N_CASES; ci++) {
+    for (int i = 0; i < n_nvofa_res[ci]; i++)
+      gcvb_epe_clear (&nvofa_res[ci][i].cells);
+    g_free (nvofa_res[ci]);
+  }
   for (int k = 0; k < n_video; k++)
     g_free (video[k].pixels);
   gcvb_photos_clear (photos, n_photos);

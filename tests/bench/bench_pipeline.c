@@ -2,7 +2,7 @@
  * the elements chained as an application would chain them, fed from
  * memory, in several memory modes and with several independent streams.
  *
- *   bench-pipeline [--quick] [--cases LIST] [--modes sync,async,cuda] [--streams 1,4,8,16]
+ *   bench-pipeline [--quick] [--cases LIST] [--modes sync,async,pool,cuda] [--streams 1,4,8,16]
  *       [--frames N] [--warmup N] [--budget S] [--cpu-budget S] [--skip gpu,cpu] [--json FILE]
  *
  * Pipelines (--cases), each appsrc ! ... ! fakesink sync=false:
@@ -17,6 +17,10 @@
  *   scale-canny  cudabsplinescale (1080p -> 4K) ! cudacanny, GRAY8 in
  *   chain        cudaconv3d size=5 ! cudabsplinescale ! 3840x2160 ! cudacanny ! cudamotionest
  *   chain-cpu    the same with the cpu* twins: the CPU baseline (--cpu-budget)
+ *   upload-canny GStreamer's cudaupload ! cudacanny, NV12 1920x1080 in (nvcodec's
+ *                cudaupload into CUDA memory, cudacanny downloads the edges):
+ *                against canny-nv12, where cudacanny uploads itself (sync and
+ *                async only; skipped where nvcodec's cudaupload is missing)
  * The cuda* elements keep fallback=true: without a GPU they run on the CPU
  * and their rows say "cpu fallback" (the elements' "backend" property).
  *
@@ -27,6 +31,13 @@
  *          the element pushes it.
  *   async  the same with async-depth left at its default (frames in flight
  *          inside the elements, transfers overlapping compute).
+ *   pool   system memory from the pool the first element proposes, as
+ *          videotestsrc, v4l2src and the decoders use it: the cuda* elements
+ *          propose page-locked memory, which they copy by DMA without
+ *          staging.  Loaded as in cuda mode below (--variants buffers of the
+ *          pool, pushed in rotation); a pool of other memory is noted, no
+ *          pool at all (the CPU fallback proposes none) skips the row.
+ *          async-depth at its default.
  *   cuda   CUDA memory end to end: caps video/x-raw(memory:CUDAMemory) at the
  *          appsrc, after every element and at the sink.  The frames are
  *          loaded once onto the GPU: the pipeline goes to PAUSED, an
@@ -62,6 +73,11 @@
  * buffer; cuda mode: none after the head) over the pinned host <-> device
  * copy bandwidth measured once at the start, each direction on its own
  * (PCIe is full duplex): fps <= 1 / max (H2D bytes / H2D, D2H bytes / D2H).
+ * The start also prints, so that a job explains itself: the pageable
+ * host <-> device bandwidth (what the driver reaches from malloc'd memory),
+ * the host's memcpy bandwidth with 1 and 4 threads (the elements copy
+ * pageable frames into page-locked staging with up to 4), and where the
+ * GPU and this process sit on the NUMA nodes.
  *
  * Input frames: the test photos (tests/data) scaled, mirror-tiled and
  * shifted into --variants different frames per format (gcvb_frameset_init;
@@ -102,9 +118,10 @@ static gdouble opt_cpu_budget = -1;     /* s per CPU row; default 5, quick 1 */
 static GOptionEntry entries[] = {
   {"cases", 'c', 0, G_OPTION_ARG_STRING, &opt_cases,
       "Pipelines, comma-separated: canny, canny-nv12, bspline, conv3d, seamcarve, motionest, vcm, dibr, "
-        "scale-canny, chain, chain-cpu (default all)", "LIST"},
+        "scale-canny, chain, chain-cpu, upload-canny (default all)", "LIST"},
   {"modes", 'm', 0, G_OPTION_ARG_STRING, &opt_modes,
-      "Memory modes, comma-separated: sync, async, cuda (default all)", "LIST"},
+      "Memory modes, comma-separated: sync, async, pool (the element's page-locked pool), cuda (default all)",
+      "LIST"},
   {"streams", 's', 0, G_OPTION_ARG_STRING, &opt_streams,
       "Parallel pipelines per row, comma-separated (default 1,4,8,16; --quick 1,4)", "LIST"},
   {"frames", 'n', 0, G_OPTION_ARG_INT, &opt.frames,
@@ -254,6 +271,7 @@ typedef struct {
   const char *out_format;       /* NULL: the input's */
   gboolean analyzer;            /* in place: its output is its input buffer */
   int hold;                     /* frames held back until EOS */
+  gboolean device_out;          /* not ours (nvcodec's cudaupload): its output is CUDA memory, in every mode */
 } Stage;
 
 typedef struct {
@@ -269,6 +287,8 @@ typedef struct {
 #define CONV3D {"cudaconv3d", "size=5", 0, 0, NULL, FALSE, 2}
 #define MOTIONEST {"cudamotionest", "block-width=16 block-height=16 search-range-x=16 search-range-y=16 method=full", \
     0, 0, NULL, TRUE, 0}
+
+#define CUDAUPLOAD {"cudaupload", "", 0, 0, NULL, FALSE, 0, TRUE}
 
 static char dibr_props[256];
 
@@ -289,6 +309,8 @@ static Case cases[] = {
         "cudamotionest", IN_GRAY8, FALSE, 4, {CONV3D, SCALE_4K, CANNY, MOTIONEST}},
   {"chain-cpu", "cpuconv3d size=5 ! cpubsplinescale ! video/x-raw,width=3840,height=2160 ! cpucanny ! "
         "cpumotionest", IN_GRAY8, TRUE, 4, {CONV3D, SCALE_4K, CANNY, MOTIONEST}},
+  {"upload-canny", "cudaupload ! video/x-raw(memory:CUDAMemory) ! cudacanny (NV12 in, GRAY8 edges out)", IN_NV12,
+      FALSE, 2, {CUDAUPLOAD, CANNY}},
 };
 
 #define N_CASES G_N_ELEMENTS (cases)
@@ -299,8 +321,8 @@ stage_factory (const Case * c, int i, char *buf, size_t len)
   g_snprintf (buf, len, "%s%s", c->cpu ? "cpu" : "", c->stages[i].factory + (c->cpu ? 4 : 0));
 }
 
-enum { MODE_SYNC, MODE_ASYNC, MODE_CUDA, N_MODES };
-static const char *const mode_names[N_MODES] = { "sync", "async", "cuda" };
+enum { MODE_SYNC, MODE_ASYNC, MODE_POOL, MODE_CUDA, N_MODES };
+static const char *const mode_names[N_MODES] = { "sync", "async", "pool", "cuda" };
 
 #define CUDA_FEATURE "memory:CUDAMemory"
 
@@ -346,7 +368,8 @@ takes_cuda_memory (const char *factory)
 }
 
 /* Bytes crossing PCIe per frame in system memory: each element uploads its
- * input and downloads its output (not an analyzer's). */
+ * input and downloads its output (not an analyzer's), unless the output
+ * stays on the GPU for the next (device_out). */
 static void
 pcie_bytes (const Case * c, const Input * in, double *h2d, double *d2h)
 {
@@ -356,11 +379,12 @@ pcie_bytes (const Case * c, const Input * in, double *h2d, double *d2h)
   for (int i = 0; i < c->n_stages; i++) {
     const Stage *s = &c->stages[i];
     GstVideoInfo out;
-    *h2d += GST_VIDEO_INFO_SIZE (&cur);
+    if (i == 0 || !c->stages[i - 1].device_out)
+      *h2d += GST_VIDEO_INFO_SIZE (&cur);
     gst_video_info_set_format (&out, s->out_format ? gst_video_format_from_string (s->out_format)
         : GST_VIDEO_INFO_FORMAT (&cur), s->out_w ? s->out_w : GST_VIDEO_INFO_WIDTH (&cur),
         s->out_h ? s->out_h : GST_VIDEO_INFO_HEIGHT (&cur));
-    if (!s->analyzer)
+    if (!s->analyzer && !s->device_out)
       *d2h += GST_VIDEO_INFO_SIZE (&out);
     cur = out;
   }
@@ -387,6 +411,10 @@ static GArray *rows;            /* of Row */
 static GcvbHost host;
 static double pcie_h2d = NAN, pcie_d2h = NAN;   /* GB/s */
 static char pcie_why[256] = "";
+static double pageable_h2d = NAN, pageable_d2h = NAN;   /* GB/s, from malloc'd memory */
+static char pageable_why[256] = "";
+static double memcpy_gbps[2] = { NAN, NAN };    /* host memcpy, 1 and 4 threads */
+static char numa[256] = "";
 static gchar *command_line;
 
 /* ------------------------------------------------------------------------ */
@@ -475,11 +503,17 @@ stream_thread (gpointer data)
   return NULL;
 }
 
-/* cuda mode: the first element's pool, --variants buffers from it holding
- * the frames.  FALSE with why. */
+/* The memory type of the cuda* elements' page-locked pool (gst/gstcudahostallocator.h) */
+#define PINNED_MEMORY_TYPE "CudaVideoPinnedHostMemory"
+
+/* cuda and pool modes: the first element's pool for `caps` (CUDA memory or
+ * system memory), --variants buffers from it holding the frames.  FALSE
+ * with why; in pool mode a pool of other than page-locked memory is said
+ * in note (the row runs). */
 static gboolean
-cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
+pool_preload (Stream * s, GstCaps * caps, char *note, size_t note_len, char *why, size_t why_len)
 {
+  gboolean cuda = gst_caps_features_contains (gst_caps_get_features (caps, 0), CUDA_FEATURE);
   GstPad *pad = gst_element_get_static_pad (gcvb_pipeline_appsrc (s->p), "src");
   GstQuery *q = gst_query_new_allocation (caps, TRUE);
   const GcvbFrameSet *fs = &s->in->fs;
@@ -494,8 +528,8 @@ cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
     goto done;
   }
   if (!gst_pad_peer_query_accept_caps (pad, caps)) {
-    g_snprintf (why, why_len, "%s does not accept video/x-raw(" CUDA_FEATURE ")",
-        GST_OBJECT_NAME (gcvb_pipeline_stage (s->p, 0)));
+    g_snprintf (why, why_len, "%s does not accept %s", GST_OBJECT_NAME (gcvb_pipeline_stage (s->p, 0)),
+        cuda ? "video/x-raw(" CUDA_FEATURE ")" : "the caps");
     goto done;
   }
   {
@@ -508,7 +542,8 @@ cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
     else
       gst_pad_push_event (pad, gst_event_new_stream_start ("bench-pipeline"));
     if (!gst_pad_push_event (pad, gst_event_new_caps (caps))) {
-      g_snprintf (why, why_len, "video/x-raw(" CUDA_FEATURE ") does not negotiate through the pipeline");
+      g_snprintf (why, why_len, "%s does not negotiate through the pipeline",
+          cuda ? "video/x-raw(" CUDA_FEATURE ")" : "system memory");
       goto done;
     }
   }
@@ -520,7 +555,8 @@ cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
   if (gst_query_get_n_allocation_pools (q) > 0)
     gst_query_parse_nth_allocation_pool (q, 0, &s->pool, &size, &min, &max);
   if (s->pool == NULL) {
-    g_snprintf (why, why_len, "no pool in %s's ALLOCATION answer", GST_OBJECT_NAME (gcvb_pipeline_stage (s->p, 0)));
+    g_snprintf (why, why_len, "no pool in %s's ALLOCATION answer%s", GST_OBJECT_NAME (gcvb_pipeline_stage (s->p, 0)),
+        cuda ? "" : " (a cuda* element proposes one only on the GPU)");
     goto done;
   }
   config = gst_buffer_pool_get_config (s->pool);
@@ -544,11 +580,14 @@ cuda_preload (Stream * s, GstCaps * caps, char *why, size_t why_len)
       goto done;
     }
     mem = gst_buffer_peek_memory (s->bufs[k], 0);
-    if (!gst_memory_is_type (mem, "gst.cuda.memory")) {
+    if (cuda && !gst_memory_is_type (mem, "gst.cuda.memory")) {
       g_snprintf (why, why_len, "the pool gives %s memory, not gst.cuda.memory",
           mem->allocator ? mem->allocator->mem_type : "?");
       goto done;
     }
+    if (!cuda && k == 0 && !gst_memory_is_type (mem, PINNED_MEMORY_TYPE))
+      g_snprintf (note, note_len, "the pool gives %s memory, not page-locked",
+          mem->allocator && mem->allocator->mem_type ? mem->allocator->mem_type : "plain");
     if (!gst_video_frame_map (&vf, &info, s->bufs[k], GST_MAP_WRITE)) {
       g_snprintf (why, why_len, "cannot map a pool buffer for writing");
       goto done;
@@ -625,8 +664,8 @@ stream_build (Stream * s, const Case * c, int mode, Row * r, int *hold_async)
   for (int i = 0; i < c->n_stages; i++) {
     stage_factory (c, i, factories[i], sizeof (factories[i]));
     st[i].factory = st[i].name = factories[i];
-    st[i].caps_after = c->stages[i].out_w > 0 || cuda ?
-        make_caps (cuda, NULL, c->stages[i].out_w, c->stages[i].out_h, FALSE) : NULL;
+    st[i].caps_after = c->stages[i].out_w > 0 || cuda || c->stages[i].device_out ?
+        make_caps (cuda || c->stages[i].device_out, NULL, c->stages[i].out_w, c->stages[i].out_h, FALSE) : NULL;
   }
   s->p = gcvb_pipeline_new_chain (st, c->n_stages, in_caps, &r->m);
   for (int i = 0; i < c->n_stages; i++)
@@ -697,8 +736,8 @@ run_row (int ci, int mode, int streams)
   Stream *st = g_new0 (Stream, streams);
   Row row, *r = &row;
   int hold = 0, hold_async = 0, built = 0;
-  gboolean failed = FALSE;
-  char why[256] = "";
+  gboolean failed = FALSE, preload = mode == MODE_CUDA || mode == MODE_POOL;
+  char why[256] = "", note[128] = "";
 
   memset (r, 0, sizeof (*r));
   gcvb_result_init (&r->m, c->cpu ? "cpu" : "cuda", "%-11s %-5s x%-2d", c->name, mode_names[mode], streams);
@@ -718,7 +757,12 @@ run_row (int ci, int mode, int streams)
 
   for (int i = 0; i < c->n_stages; i++) {
     if (!gcvb_have_factory (r->elem_name[i])) {
-      gcvb_result_skip (&r->m, "element %s not in this plugin build", r->elem_name[i]);
+      gcvb_result_skip (&r->m, "element %s not found%s", r->elem_name[i], c->stages[i].device_out ?
+          " (GStreamer's nvcodec plugin: gst-plugins-bad >= 1.22 and an NVIDIA driver)" : " in this plugin build");
+      goto out;
+    }
+    if (c->stages[i].device_out && (mode == MODE_CUDA || mode == MODE_POOL)) {
+      gcvb_result_skip (&r->m, "%s's row compares system-memory input (sync and async modes)", r->elem_name[i]);
       goto out;
     }
     if (mode == MODE_CUDA && !takes_cuda_memory (r->elem_name[i])) {
@@ -750,25 +794,25 @@ run_row (int ci, int mode, int streams)
     if (!stream_build (s, c, mode, r, &hold_async))
       goto out;
     built++;
-    if (mode != MODE_CUDA)
+    if (!preload)
       continue;
-    caps = make_caps (TRUE, in->format, in->width, in->height, TRUE);
-    if (!cuda_preload (s, caps, why, sizeof (why))) {
+    caps = make_caps (mode == MODE_CUDA, in->format, in->width, in->height, TRUE);
+    if (!pool_preload (s, caps, note, sizeof (note), why, sizeof (why))) {
       gst_caps_unref (caps);
       gcvb_result_skip (&r->m, "%s", why);
       goto out;
     }
     gst_caps_unref (caps);
   }
-  /* async-depth keeps its default in cuda mode too: frames in flight there
-   * are held as in async mode */
+  /* async-depth keeps its default in cuda and pool modes too: frames in
+   * flight there are held as in async mode */
   if (mode != MODE_SYNC)
     hold += hold_async;
   sh.hold = hold;
   sh.allowance = opt.queue + hold;
   sh.warmup = cpu_row ? hold + 2 : MAX (opt.warmup, hold + 2);
-  if (mode == MODE_CUDA)
-    sh.warmup = MAX (sh.warmup, in->fs.n + hold + 2);   /* every pre-loaded buffer uploaded */
+  if (preload)
+    sh.warmup = MAX (sh.warmup, in->fs.n + hold + 2);   /* every pre-loaded buffer used once */
   sh.timeout_s = cpu_row ? 300 : 60;
   for (int i = 0; i < streams; i++) {
     gchar *msg = NULL;
@@ -863,6 +907,8 @@ run_row (int ci, int mode, int streams)
       gcvb_result_note (&r->m, "no async-depth property: as sync");
     if (mode == MODE_CUDA)
       gcvb_result_note (&r->m, "CUDA memory from %s's pool", r->elem_name[0]);
+    if (mode == MODE_POOL)
+      gcvb_result_note (&r->m, "%s", note[0] ? note : "page-locked memory from the element's pool");
     if (cpu_row && sh.frames < opt.cpu_frames)
       gcvb_result_note (&r->m, "%d frame%s a stream (the %g s budget)", sh.frames, sh.frames == 1 ? "" : "s",
           budget_s (TRUE));
@@ -934,16 +980,23 @@ print_case (int ci)
   }
 }
 
+/* The row of a case, mode and stream count, NULL when not measured. */
+static const Row *
+find_row_streams (const char *name, int mode, int streams)
+{
+  for (guint i = 0; i < rows->len; i++) {
+    const Row *r = &g_array_index (rows, Row, i);
+    if (strcmp (cases[r->ci].name, name) == 0 && r->mode == mode && r->streams == streams && !r->m.skipped)
+      return r;
+  }
+  return NULL;
+}
+
 /* The streams-1 row of a case and mode, NULL when not measured. */
 static const Row *
 find_row (const char *name, int mode)
 {
-  for (guint i = 0; i < rows->len; i++) {
-    const Row *r = &g_array_index (rows, Row, i);
-    if (strcmp (cases[r->ci].name, name) == 0 && r->mode == mode && r->streams == 1 && !r->m.skipped)
-      return r;
-  }
-  return NULL;
+  return find_row_streams (name, mode, 1);
 }
 
 typedef struct {
@@ -976,7 +1029,8 @@ add_target (const char *what, const Row * r, double value, const char *unit, dou
   else
     g_strlcpy (t.verdict, (at_least ? value >= goal : value <= goal) ? "met" : "MISSED", sizeof (t.verdict));
   if (!isnan (t.v))
-    g_snprintf (t.value, sizeof (t.value), "%.1f %s (%s, 1 stream)", value, unit, mode_names[r->mode]);
+    g_snprintf (t.value, sizeof (t.value), "%.1f %s (%s, %d stream%s)", value, unit, mode_names[r->mode],
+        r->streams, r->streams == 1 ? "" : "s");
   else
     g_strlcpy (t.value, "-", sizeof (t.value));
   g_array_append_val (targets, t);
@@ -998,6 +1052,13 @@ targets_table (void)
   add_target ("cudacanny 1080p GRAY8, system memory (best of sync / async)", best, best ? best->m.fps : NAN, "fps",
       5000, TRUE, ">= 5000 fps");
   add_target ("cudacanny 1080p GRAY8, CUDA memory", cuda, cuda ? cuda->m.fps : NAN, "fps", 8000, TRUE, ">= 8000 fps");
+  {
+    /* the element's page-locked pool, 8 streams: near the PCIe limit */
+    const Row *pool8 = find_row_streams ("canny", MODE_POOL, 8);
+    double frac = pool8 && isfinite (pool8->pcie_fps) && pool8->pcie_fps > 0 ? pool8->m.fps / pool8->pcie_fps : NAN;
+    add_target ("cudacanny 1080p GRAY8, the element's pool, 8 streams", pool8, 100 * frac, "% of PCIe", 85,
+        TRUE, ">= 85% of the PCIe limit");
+  }
   add_target ("cudabsplinescale 1080p->4K ! cudacanny, CUDA memory", sc, sc ? sc->m.fps : NAN, "fps", 2500, TRUE,
       ">= 2500 fps");
   if (!isnan (kernels))
@@ -1007,13 +1068,40 @@ targets_table (void)
   add_target ("chain conv3d ! bspline ! canny ! motionest, CUDA memory", chain, chain ? chain->m.ms : NAN,
       "ms/frame", 1.3 * kernels, FALSE, goal);
 
-  g_print ("\n== Targets (GPU only; streams 1) ==\n");
+  g_print ("\n== Targets (GPU only) ==\n");
   g_print ("%-62s %-28s %-36s %s\n", "pipeline", "target", "measured", "verdict");
   g_print ("------------------------------------------------------------------------------------------------------"
       "--------------------\n");
   for (guint i = 0; i < targets->len; i++) {
     const Target *t = &g_array_index (targets, Target, i);
     g_print ("%-62s %-28s %-36s %s\n", t->what, t->target, t->value, t->verdict);
+  }
+}
+
+/* GStreamer's cudaupload in front of cudacanny against cudacanny uploading
+ * the same NV12 frames itself (README: let the first cuda* element upload). */
+static void
+upload_table (void)
+{
+  gboolean header = FALSE;
+
+  for (int mode = MODE_SYNC; mode <= MODE_ASYNC; mode++) {
+    const Row *own = find_row ("canny-nv12", mode), *up = find_row ("upload-canny", mode);
+    char a[48] = "-", b[48] = "-", d[64] = "-";
+    if (own == NULL && up == NULL)
+      continue;
+    if (!header) {
+      g_print ("\n== cudaupload ! cudacanny against cudacanny alone (NV12 1920x1080 in, 1 stream) ==\n");
+      g_print ("%-6s %-26s %-30s %s\n", "mode", "cudacanny alone", "cudaupload ! cudacanny", "cudaupload's cost");
+      header = TRUE;
+    }
+    if (own != NULL)
+      g_snprintf (a, sizeof (a), "%.1f fps, %.3f ms", own->m.fps, own->m.ms);
+    if (up != NULL)
+      g_snprintf (b, sizeof (b), "%.1f fps, %.3f ms", up->m.fps, up->m.ms);
+    if (own != NULL && up != NULL)
+      g_snprintf (d, sizeof (d), "%+.3f ms a frame (%.2fx the time)", up->m.ms - own->m.ms, up->m.ms / own->m.ms);
+    g_print ("%-6s %-26s %-30s %s\n", mode_names[mode], a, b, d);
   }
 }
 
@@ -1037,6 +1125,16 @@ results_json (void)
   gcvb_json_num (s, pcie_d2h);
   g_string_append (s, ", \"note\": ");
   gcvb_json_str (s, pcie_why);
+  g_string_append (s, ", \"h2d_pageable_gbps\": ");
+  gcvb_json_num (s, pageable_h2d);
+  g_string_append (s, ", \"d2h_pageable_gbps\": ");
+  gcvb_json_num (s, pageable_d2h);
+  g_string_append (s, ", \"host_memcpy_gbps_1_thread\": ");
+  gcvb_json_num (s, memcpy_gbps[0]);
+  g_string_append (s, ", \"host_memcpy_gbps_4_threads\": ");
+  gcvb_json_num (s, memcpy_gbps[1]);
+  g_string_append (s, ", \"numa\": ");
+  gcvb_json_str (s, numa);
   g_string_append (s, "},\n  \"results\": [\n");
   for (guint i = 0; i < rows->len; i++) {
     const Row *r = &g_array_index (rows, Row, i);
@@ -1136,8 +1234,9 @@ main (int argc, char **argv)
           entries, &opt, &quick))
     return 2;
   if (!gcvb_parse_list (opt_cases, "canny,canny-nv12,bspline,conv3d,seamcarve,motionest,vcm,dibr,scale-canny,"
-          "chain,chain-cpu", parse_case, case_list, "unknown case", NULL)
-      || !gcvb_parse_list (opt_modes, "sync,async,cuda", parse_mode, mode_list, "unknown mode", "(sync, async, cuda)")
+          "chain,chain-cpu,upload-canny", parse_case, case_list, "unknown case", NULL)
+      || !gcvb_parse_list (opt_modes, "sync,async,pool,cuda", parse_mode, mode_list, "unknown mode",
+          "(sync, async, pool, cuda)")
       || !gcvb_parse_list (opt_streams, opt.quick ? "1,4" : "1,4,8,16", parse_streams, stream_list,
           "bad stream count", "(1 .. 64)"))
     return 2;
@@ -1148,12 +1247,24 @@ main (int argc, char **argv)
   rows = g_array_new (FALSE, FALSE, sizeof (Row));
   gcvb_host_init (&host, "bench-pipeline", &opt, TRUE, "cudacanny", TRUE);
   gcvb_print_host (&host, opt.device, "PCIe limits and targets");
-  if (host.cuda.available && gcvb_cuda_copy_bandwidth (opt.device, (size_t) 32 << 20, 20, &pcie_h2d, &pcie_d2h,
+  if (host.cuda.available && gcvb_cuda_copy_bandwidth (opt.device, (size_t) 32 << 20, 20, TRUE, &pcie_h2d, &pcie_d2h,
           pcie_why, sizeof (pcie_why)))
     g_print ("PCIe:       %.1f GB/s host -> device, %.1f GB/s device -> host (pinned 32 MiB copies, median of 20)\n",
         pcie_h2d, pcie_d2h);
   else
     g_print ("PCIe:       n/a (%s)\n", host.cuda.available ? pcie_why : host.cuda.why);
+  if (host.cuda.available && gcvb_cuda_copy_bandwidth (opt.device, (size_t) 32 << 20, 10, FALSE, &pageable_h2d,
+          &pageable_d2h, pageable_why, sizeof (pageable_why)))
+    g_print ("            %.1f GB/s host -> device, %.1f GB/s device -> host from pageable memory (the driver's "
+        "staging; host clock, median of 10)\n", pageable_h2d, pageable_d2h);
+  else if (host.cuda.available)
+    g_print ("            pageable: n/a (%s)\n", pageable_why);
+  memcpy_gbps[0] = gcvb_host_memcpy_gbps ((size_t) 32 << 20, 1, 10);
+  memcpy_gbps[1] = gcvb_host_memcpy_gbps ((size_t) 32 << 20, 4, 10);
+  g_print ("memcpy:     %.1f GB/s one thread, %.1f GB/s four threads (pageable 32 MiB; the elements copy pageable "
+      "frames into page-locked staging with up to 4)\n", memcpy_gbps[0], memcpy_gbps[1]);
+  gcvb_describe_numa (opt.device, numa, sizeof (numa));
+  g_print ("NUMA:       %s\n", numa);
   if (!host.cuda.available)
     g_strlcpy (pcie_why, host.cuda.why, sizeof (pcie_why));
   g_print ("GStreamer:  %s\n", gst_version_string ());
@@ -1186,6 +1297,7 @@ main (int argc, char **argv)
       "memory: each element's input up and output down); PCIe fps: that over the pinned copy bandwidth (none: CUDA\n"
       "memory); async: each element's async-depth (- no such property); frames: timed frames a stream.\n");
   targets_table ();
+  upload_table ();
   g_print ("\n");
   gcvb_print_host_footer (&host, TRUE);
   status = gcvb_finish (results_json (), &opt, "bench-pipeline.json");

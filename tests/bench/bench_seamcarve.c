@@ -149,7 +149,8 @@ static GOptionEntry entries[] = {
   {"element-reductions", 0, 0, G_OPTION_ARG_STRING, &opt_el_reductions,
       "Width reductions of the element rows, percent (default 10: 1920 -> 1728)", "LIST"},
   {"element-seams-per-pass", 0, 0, G_OPTION_ARG_STRING, &opt_el_spp,
-      "seams-per-pass of the elements' mode=fast rows (default 16)", "LIST"},
+      "seams-per-pass of the elements' mode=fast rows; \"default\": the element's own, property "
+        "left unset (default default,16)", "LIST"},
   {"frames", 'n', 0, G_OPTION_ARG_INT, &opt.frames, "Timed frames per cudaseamcarve row (default 100)", "N"},
   {"cpu-frames", 0, 0, G_OPTION_ARG_INT, &opt.cpu_frames,
       "Timed frames per cpuseamcarve row (default 3)", "N"},
@@ -205,6 +206,7 @@ typedef struct {
   int reduction;                /* percent of the width, 0 for the paper's one seam */
   GcvSeamMode mode;
   int spp;                      /* seams per pass (1 in exact mode) */
+  gboolean spp_default;         /* element rows: the element's default, property not set */
   /* profile: medians per phase of profiled runs */
   gboolean profiled;
   int profile_count;
@@ -958,19 +960,50 @@ case_quality (const GcvbPhoto * photos, int n_photos, const GcvbFrameSet * video
 /* ------------------------------------------------------------------------ */
 /* 4. the elements */
 
+/* The default of an int property of the elements of `factory`, -1 when
+ * there is no such element or property. */
+static int
+element_int_default (const char *factory, const char *prop)
+{
+  GstElementFactory *f = gst_element_factory_find (factory);
+  GstPluginFeature *loaded = f ? gst_plugin_feature_load (GST_PLUGIN_FEATURE (f)) : NULL;
+  GObjectClass *klass;
+  GParamSpec *pspec;
+  int v = -1;
+
+  if (loaded != NULL && gst_element_factory_get_element_type (GST_ELEMENT_FACTORY (loaded)) != G_TYPE_INVALID) {
+    klass = g_type_class_ref (gst_element_factory_get_element_type (GST_ELEMENT_FACTORY (loaded)));
+    pspec = g_object_class_find_property (klass, prop);
+    if (pspec != NULL && G_IS_PARAM_SPEC_INT (pspec))
+      v = G_PARAM_SPEC_INT (pspec)->default_value;
+    g_type_class_unref (klass);
+  }
+  if (loaded != NULL)
+    gst_object_unref (loaded);
+  if (f != NULL)
+    gst_object_unref (f);
+  return v;
+}
+
+/* spp 0 in fast mode: the element's default seams-per-pass (not set) */
 static void
 bench_element (const char *factory, const GcvbFrameSet * fs, int red, GcvSeamMode mode, int spp, int warmup,
     int frames)
 {
   gboolean is_cuda = g_str_has_prefix (factory, "cuda");
+  gboolean spp_default = mode == GCV_SEAM_MODE_FAST && spp == 0;
   int out_w = reduced_width (fs->width, red);
-  Result *r = result_new (PART_ELEMENT, factory, is_cuda ? 0 : gcvb_cpu_threads (opt_cpu_threads), fs->width, fs->height, out_w,
-      fs->height, red, mode, spp);
+  Result *r = result_new (PART_ELEMENT, factory, is_cuda ? 0 : gcvb_cpu_threads (opt_cpu_threads), fs->width,
+      fs->height, out_w, fs->height, red, mode, spp_default ? element_int_default (factory, "seams-per-pass") : spp);
   GcvbPipeline *p;
   GstElement *elem;
   GstCaps *in_caps, *out_caps;
   char buf[32];
 
+  if (spp_default) {
+    r->spp_default = TRUE;
+    g_strlcat (r->m.label, " (default)", sizeof (r->m.label));
+  }
   if (!gcvb_have_factory (factory)) {
     gcvb_result_skip (&r->m, "element %s not found (not built yet, or not in %s)", factory,
         host.plugin_file ? host.plugin_file : "the plugin");
@@ -995,7 +1028,7 @@ bench_element (const char *factory, const GcvbFrameSet * fs, int red, GcvSeamMod
   gcvb_set_prop (elem, "width", buf);
   gcvb_set_prop (elem, "energy", gcv_seam_energy_name (our_energy));
   gcvb_set_prop (elem, "mode", gcv_seam_mode_name (mode));
-  if (mode == GCV_SEAM_MODE_FAST) {
+  if (mode == GCV_SEAM_MODE_FAST && spp > 0) {
     g_snprintf (buf, sizeof (buf), "%d", spp);
     gcvb_set_prop (elem, "seams-per-pass", buf);
   }
@@ -1298,7 +1331,7 @@ mode_str (const Result * r, char *buf, size_t len)
   if (r->mode == GCV_SEAM_MODE_EXACT)
     g_strlcpy (buf, "exact", len);
   else
-    g_snprintf (buf, len, "fast P=%d", r->spp);
+    g_snprintf (buf, len, "fast P=%d%s", r->spp, r->spp_default ? " dflt" : "");
   return buf;
 }
 
@@ -1672,8 +1705,9 @@ results_json (const GArray * reductions, const GArray * spps, const GArray * el_
     g_string_append (s, ", ");
     GCVB_JKEY (s, "implementation"), gcvb_json_str (s, r->m.impl);
     g_string_append_printf (s, ", \"width\": %d, \"height\": %d, \"out_width\": %d, \"out_height\": %d, "
-        "\"seams\": %d, \"reduction_percent\": %d, \"mode\": \"%s\", \"seams_per_pass\": %d", r->width, r->height,
-        r->out_width, r->out_height, r->seams, r->reduction, gcv_seam_mode_name (r->mode), r->spp);
+        "\"seams\": %d, \"reduction_percent\": %d, \"mode\": \"%s\", \"seams_per_pass\": %d, "
+        "\"seams_per_pass_default\": %s", r->width, r->height, r->out_width, r->out_height, r->seams, r->reduction,
+        gcv_seam_mode_name (r->mode), r->spp, r->spp_default ? "true" : "false");
     gcvb_json_measurement (s, &r->m);
     g_string_append_printf (extra, ", \"model_passes\": %d, \"seam_map_cells\": ", r->model_passes);
     gcvb_json_num (extra, r->cells);
@@ -1752,6 +1786,17 @@ parse_spp (const char *text, gpointer out)
   return TRUE;
 }
 
+/* parse_spp, or "default" (0): the element's own */
+static gboolean
+parse_element_spp (const char *text, gpointer out)
+{
+  if (g_ascii_strcasecmp (text, "default") == 0) {
+    *(int *) out = 0;
+    return TRUE;
+  }
+  return parse_spp (text, out);
+}
+
 static gboolean
 parse_size (const char *text, int *w, int *h)
 {
@@ -1788,10 +1833,11 @@ main (int argc, char **argv)
           "(the paper's one-seam case, video, quality, liblqr)", entries, &opt, &quick))
     return 2;
   if (!gcvb_parse_list (opt_reductions, "10,25", parse_percent, reductions, "bad reduction", "(percent, 1 .. 90)")
-      || !gcvb_parse_list (opt_spp, "4,8,16,32", parse_spp, spps, "bad seams per pass", "(1 .. 1024)")
+      || !gcvb_parse_list (opt_spp, "4,8,16,32", parse_spp, spps, "bad seams per pass", "(1 .. 32)")
       || !gcvb_parse_list (opt_el_reductions, "10", parse_percent, el_reductions, "bad element reduction",
           "(percent, 1 .. 90)")
-      || !gcvb_parse_list (opt_el_spp, "16", parse_spp, el_spps, "bad element seams per pass", "(1 .. 1024)"))
+      || !gcvb_parse_list (opt_el_spp, "default,16", parse_element_spp, el_spps, "bad element seams per pass",
+          "(default, 1 .. 32)"))
     return 2;
   if (spps->len > MAX_SPP) {
     g_printerr ("error: at most %d --seams-per-pass values\n", MAX_SPP);

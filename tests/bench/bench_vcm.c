@@ -3,7 +3,8 @@
  *
  *   bench-vcm [--quick] [--cases paper,hd,quality,elements] [--runs N]
  *       [--cpu-budget S] [--quality-pairs N] [--points-per-window P,H]
- *       [--skip gpu,cpu,cpu1,opencv,check] [--json FILE]
+ *       [--skip gpu,cpu,cpu1,opencv,nvofa,check] [--nvofa-grids LIST]
+ *       [--nvofa-perf LIST] [--json FILE]
  *
  * Cases (issue 7, paper 002 section 4):
  * 1. paper: 640x480, the paper's setting: 16x16 windows, 5x5 template,
@@ -40,6 +41,16 @@
  *  - opencv: goodFeaturesToTrack (maxCorners = the case's max points,
  *    qualityLevel 0.01, minDistance 5) + calcOpticalFlowPyrLK (21x21, 3
  *    levels) on the same pairs, all threads and 1 thread;
+ *  - nvofa (the GPU peer): NVIDIA's optical-flow engine (NVOFA, the
+ *    Optical Flow SDK through the driver's libnvidia-opticalflow.so.1, run
+ *    by nvof-bench in a process of its own: bench_nvof.c, nvof_bench.c) at
+ *    each output grid it offers (1, 2, 4; 8 where a later engine does) and
+ *    perf level, dense flow (a vector per cell) on the same pairs in the
+ *    same rotation as the cuda rows (temporal hints off where a sequence
+ *    starts, as set_reference there), all frames uploaded once: CUDA events
+ *    around nvOFExecute, median of --runs after --warmup; the host's clock
+ *    to the execute's end in the note.  Skipped with the reason where the
+ *    library, the engine, the size or the grid is missing;
  *  - check: the CUDA backend's points for the first pair against the CPU
  *    backend's (all threads): records that differ (0 by contract).
  * Speed-ups: the 1-thread CPU row's and the all-threads CPU row's median
@@ -73,7 +84,12 @@
  * the first two VCM rows, pair by pair (the same 21x21 window and 3
  * levels, no initial flow; status 1 only): the trackers compared on the
  * same points; median, 90th percentile, mean, and the OpenCV time per pair
- * (gftt + LK only).
+ * (gftt + LK only).  The GPU peer on the same pairs (each sequence from its
+ * first pair, temporal hints off there): its vectors are S10.5 pixels, one
+ * per g x g cell; "all cells" scores every cell whose centre, moved by the
+ * true vector, stays in the frame (the true vector at the cell's centre);
+ * "vcm's pts" takes, at each point of the first VCM row, the vector of the
+ * cell holding it: the same points as VCM, at the engine's grid.
  *
  * Elements: appsrc ! cudavcm|cpuvcm ! fakesink, GRAY8, 640x480 and 1080p
  * with the cases' params, wall clock per frame and the elements' stats.
@@ -92,6 +108,7 @@
 #include "vcm.h"
 #include "vcm_reference.h"
 #include "gcv-bench.h"
+#include "bench-nvof.h"
 
 #ifdef GCVB_HAVE_OPENCV
 int gcvb_opencv_lk_track (const uint8_t * prev, const uint8_t * cur, int width, int height, size_t stride,
@@ -140,6 +157,7 @@ static gdouble opt_cpu_budget = -1;     /* s per row; default 10, quick 2 */
 static gint opt_quality_pairs = 0;      /* per sequence; default 4, quick 2 */
 static gint opt_cpu_threads = 0;
 static gchar *opt_ppw = NULL;           /* points per window: paper,hd */
+static gchar *opt_nvofa_grids = NULL, *opt_nvofa_perf = NULL;
 
 static GOptionEntry entries[] = {
   {"cases", 'c', 0, G_OPTION_ARG_STRING, &opt_cases,
@@ -163,9 +181,11 @@ static GOptionEntry entries[] = {
   {"cpu-frames", 0, 0, G_OPTION_ARG_INT, &opt.cpu_frames, "Timed frames per cpuvcm row (default 5)", "N"},
   {"queue", 0, 0, G_OPTION_ARG_INT, &opt.queue, "Frames in flight in the element pipelines (default 2)", "N"},
   {"device", 'd', 0, G_OPTION_ARG_INT, &opt.device, "CUDA device (default 0)", "N"},
+  GCVB_NVOF_OPTION_ENTRIES (opt_nvofa_grids, opt_nvofa_perf),
   GCVB_OPTION_ENTRIES (opt, "bench-vcm.json"),
   {"skip", 0, 0, G_OPTION_ARG_STRING, &opt.skip,
-      "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), opencv, check", "LIST"},
+      "Parts to skip, comma-separated: gpu (or cuda), cpu, cpu1 (the 1-thread rows), opencv, nvofa (the GPU peer), "
+        "check", "LIST"},
   {NULL}
 };
 
@@ -338,12 +358,14 @@ typedef enum {
   ROW_CUDA_WALL,
   ROW_CPU,
   ROW_PEER,
+  ROW_NVOFA,                    /* the GPU peer */
   ROW_ELEMENT,
   N_ROW_KINDS
 } RowKind;
 
 static const char *const row_kind_names[] = {
-  "cuda kernels", "cuda track", "cuda up+track+down", "cuda wall", "cpu backend", "opencv gftt+pyrlk", "element"
+  "cuda kernels", "cuda track", "cuda up+track+down", "cuda wall", "cpu backend", "opencv gftt+pyrlk", "nvofa",
+  "element"
 };
 
 typedef struct {
@@ -355,12 +377,16 @@ typedef struct {
   double n_med;                 /* points (OpenCV: tracked) per pair, median; NAN */
   int n_min, n_max;
   double x_cpu1, x_cpu;         /* speed-ups over the cpu rows */
+  int grid, perf;               /* nvofa */
+  double wall_ms;               /* nvofa: host clock per pair, median */
 } Row;
 
 /* row_new hands out pointers into it: reserved once, never reallocated */
 #define MAX_ROWS 256
 static GArray *rows_arr;
 static GcvbHost host;
+static GcvbNvof nvof;           /* the GPU peer's engine */
+static int nvofa_grids[GCVB_NVOF_MAX_GRIDS], n_nvofa_grids, nvofa_perfs[3], n_nvofa_perfs;
 
 static Row *
 row_new (RowKind kind, int ci, const char *what, int threads)
@@ -374,7 +400,7 @@ row_new (RowKind kind, int ci, const char *what, int threads)
   r.kind = kind;
   r.case_i = ci;
   g_strlcpy (r.what, what ? what : "", sizeof (r.what));
-  r.points_ms = r.ncm_ms = r.vcm_ms = r.n_med = r.x_cpu1 = r.x_cpu = NAN;
+  r.points_ms = r.ncm_ms = r.vcm_ms = r.n_med = r.x_cpu1 = r.x_cpu = r.wall_ms = NAN;
   g_assert (rows_arr->len < MAX_ROWS);
   g_array_append_val (rows_arr, r);
   return &g_array_index (rows_arr, Row, rows_arr->len - 1);
@@ -707,6 +733,72 @@ check_case (int ci)
 }
 
 /* ------------------------------------------------------------------------ */
+/* the GPU peer: NVIDIA's optical-flow engine */
+
+/* The engine on the case's clip, the cuda rows' rotation of pairs; a row
+ * per grid and perf level. */
+static void
+bench_nvofa (int ci, const Clip * clip)
+{
+  const int n = n_nvofa_grids * n_nvofa_perfs;
+  const Row *ours = NULL;
+  GcvbNvofJob job;
+  GcvbNvofRun *runs;
+
+  if (!gcvb_nvof_present (&nvof)) {
+    Row *r = row_new (ROW_NVOFA, ci, NULL, 0);
+    gcvb_result_skip (&r->m, "NVIDIA's optical-flow engine %s: %s", nvof.state, nvof.detail);
+    return;
+  }
+  for (guint i = 0; i < rows_arr->len; i++) {
+    const Row *r = &g_array_index (rows_arr, Row, i);
+    if (r->case_i == ci && r->kind == ROW_CUDA_TRACK && !r->m.skipped)
+      ours = r;
+  }
+  gcvb_nvof_job_init (&job, clip->width, clip->height, clip->stride, clip->n_seq * clip->len, clip->frames,
+      MAX (opt.warmup, 1), opt.runs);
+  for (int j = 0; j < clip->n_pairs; j++) {
+    int seq, k;
+    clip_pair (clip, j, &seq, &k);
+    gcvb_nvof_job_add (job.time, seq * clip->len + k, seq * clip->len + k + 1, k == 0);
+  }
+  runs = gcvb_nvof_run (&nvof, opt.device, &job, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
+  for (int i = 0; i < n; i++) {
+    const GcvbNvofRun *nr = &runs[i];
+    char name[32];
+    Row *r;
+    gcvb_nvof_run_name (nr, name, sizeof (name));
+    r = row_new (ROW_NVOFA, ci, name, 0);
+    r->grid = nr->grid;
+    r->perf = nr->perf;
+    if (strcmp (nr->state, "skipped") == 0) {
+      gcvb_result_skip (&r->m, "%s", nr->why);
+      continue;
+    }
+    if (strcmp (nr->state, "ok") != 0) {
+      gcvb_result_fail (&r->m, "%s", nr->why);
+      continue;
+    }
+    r->m.count = nr->count;
+    r->m.ms = r->m.compute_ms = nr->ev_ms;
+    r->m.mean_ms = nr->ev_mean_ms;
+    r->m.fps = 1000.0 / nr->ev_ms;
+    r->wall_ms = nr->wall_ms;
+    r->n_min = r->n_max = nr->cols * nr->rows;
+    r->n_med = r->n_min;
+    g_strlcpy (r->m.backend, "nvofa", sizeof (r->m.backend));
+    if (ours != NULL)
+      gcvb_result_note (&r->m, "%.2fx the cuda track row's time", r->m.ms / ours->m.ms);
+    if (*gcvb_nvof_timing_note (nr))
+      gcvb_result_note (&r->m, "%s", gcvb_nvof_timing_note (nr));
+    gcvb_result_note (&r->m, "wall %.4f ms; N: %dx%d vectors; session setup %.0f ms, first execute %.2f ms",
+        nr->wall_ms, nr->cols, nr->rows, nr->setup_ms, nr->first_ms);
+  }
+  gcvb_nvof_runs_free (runs, n);
+  gcvb_nvof_job_clear (&job);
+}
+
+/* ------------------------------------------------------------------------ */
 /* OpenCV */
 
 #ifdef GCVB_HAVE_OPENCV
@@ -939,6 +1031,17 @@ static const char *const qmethod_names[N_QMETHODS] = { "vcm (cpu backend)", "vcm
   "vcm, paper's method", "opencv gftt+pyrlk", "opencv pyrlk, vcm's pts", "opencv pyrlk, edge pts"
 };
 static QAcc *qacc;              /* [N_QMETHODS * (n_warps + 1)], the last: all warps */
+
+/* The GPU peer's quality, per grid and perf level: every cell, and the
+ * cells under VCM's points; per warp and (the last) all. */
+typedef struct {
+  int grid, perf;
+  char why[512];                /* why it has none, or its first failure */
+  GcvbEpe *cells, *at_pts;      /* [n_warps + 1] */
+  int *pairs;                   /* [n_warps + 1] */
+} NvofaQ;
+static NvofaQ *nvq;
+static int n_nvq;
 static gboolean quality_ran;
 static char quality_note[256];
 
@@ -1011,7 +1114,7 @@ quality_opencv_same (const Clip * clip, int m, int wi, int s, int k, const GcvVc
  * quality_note). */
 static gboolean
 quality_vcm (GcvVcmCpu * ctx, const GcvVcmParams * p, int m, const Clip * clip, int wi, GcvVcmPoint * pts,
-    gboolean * same_cv, int same_m, GcvError * err)
+    gboolean * same_cv, int same_m, PointList * keep, GcvError * err)
 {
   QAcc *a = &qacc[m * (n_warps + 1) + wi], *all = &qacc[m * (n_warps + 1) + n_warps];
 
@@ -1033,6 +1136,11 @@ quality_vcm (GcvVcmCpu * ctx, const GcvVcmParams * p, int m, const Clip * clip, 
       }
       a->points += n, a->pairs++;
       all->points += n, all->pairs++;
+      if (keep != NULL) {
+        PointList *kp = &keep[s * (clip->len - 1) + k];
+        kp->pts = g_memdup2 (pts, sizeof (GcvVcmPoint) * MAX (n, 1));
+        kp->n = n;
+      }
 #ifdef GCVB_HAVE_OPENCV
       if (same_cv != NULL && *same_cv) {
         char msg[512];
@@ -1085,6 +1193,65 @@ quality_opencv (const Clip * clip, int wi, int max_corners, float *cv, char *msg
 }
 #endif
 
+/* The engine on one warp's clip (a sequence per photo, each from its first
+ * pair): the endpoint errors of every cell and at VCM's points (keep:
+ * per pair s * (len - 1) + k, NULL entries when VCM did not run). */
+static void
+quality_nvofa (const Clip * clip, int wi, const PointList * keep)
+{
+  const int W = clip->width, H = clip->height;
+  GcvbNvofJob job;
+  GcvbNvofRun *runs;
+
+  if (!gcvb_nvof_present (&nvof))
+    return;
+  gcvb_nvof_job_init (&job, W, H, clip->stride, clip->n_seq * clip->len, clip->frames, 0, 0);
+  for (int s = 0; s < clip->n_seq; s++)
+    for (int k = 0; k + 1 < clip->len; k++)
+      gcvb_nvof_job_add (job.flow, s * clip->len + k, s * clip->len + k + 1, k == 0);
+  runs = gcvb_nvof_run (&nvof, opt.device, &job, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
+  for (int i = 0; i < n_nvq; i++) {
+    const GcvbNvofRun *r = &runs[i];
+    NvofaQ *q = &nvq[i];
+    const int g = r->grid;
+    if (strcmp (r->state, "ok") != 0 || r->n_flows != (int) job.flow->len) {
+      if (q->why[0] == '\0')
+        g_snprintf (q->why, sizeof (q->why), "%s: %s", r->state, strcmp (r->state, "ok") ? r->why : "flows missing");
+      if (strcmp (r->state, "skipped") != 0)
+        gcvb_n_failures++;
+      continue;
+    }
+    for (int s = 0; s < clip->n_seq; s++)
+      for (int k = 0; k + 1 < clip->len; k++) {
+        const int f = s * (clip->len - 1) + k;
+        const PointList *kp = &keep[f];
+        for (int cy = 0; cy < r->rows; cy++)
+          for (int cx = 0; cx < r->cols; cx++) {
+            double x = cx * g + (g - 1) / 2.0, y = cy * g + (g - 1) / 2.0, tx, ty, fx, fy;
+            if (x > W - 1 || y > H - 1)
+              continue;
+            vcm_test_true_vector (clip->warp[s], k, W, H, x, y, &tx, &ty);
+            if (x + tx < 0 || x + tx > W - 1 || y + ty < 0 || y + ty > H - 1)
+              continue;
+            gcvb_nvof_cell (r, f, cx, cy, &fx, &fy);
+            gcvb_epe_add (&q->cells[wi], fx, fy, tx, ty);
+          }
+        for (int j = 0; kp->pts != NULL && j < kp->n; j++) {
+          double tx, ty, fx, fy;
+          vcm_test_true_vector (clip->warp[s], k, W, H, kp->pts[j].x, kp->pts[j].y, &tx, &ty);
+          gcvb_nvof_at (r, f, kp->pts[j].x, kp->pts[j].y, &fx, &fy);
+          gcvb_epe_add (&q->at_pts[wi], fx, fy, tx, ty);
+        }
+        q->pairs[wi]++;
+      }
+    gcvb_epe_merge (&q->cells[n_warps], &q->cells[wi]);
+    gcvb_epe_merge (&q->at_pts[n_warps], &q->at_pts[wi]);
+    q->pairs[n_warps] += q->pairs[wi];
+  }
+  gcvb_nvof_runs_free (runs, n_nvq);
+  gcvb_nvof_job_clear (&job);
+}
+
 static void
 run_quality (const GcvbPhoto * photos, int n_photos)
 {
@@ -1097,6 +1264,21 @@ run_quality (const GcvbPhoto * photos, int n_photos)
   gboolean do_cv = !gcvb_skipped (&opt, "opencv"), do_vcm = TRUE, do_cv_same = do_cv;
 
   qacc = g_new0 (QAcc, N_QMETHODS * (n_warps + 1));
+  if (!gcvb_skipped (&opt, "nvofa")) {
+    n_nvq = n_nvofa_grids * n_nvofa_perfs;
+    nvq = g_new0 (NvofaQ, MAX (n_nvq, 1));
+    for (int gi = 0; gi < n_nvofa_grids; gi++)
+      for (int pi = 0; pi < n_nvofa_perfs; pi++) {
+        NvofaQ *q = &nvq[gi * n_nvofa_perfs + pi];
+        q->grid = nvofa_grids[gi];
+        q->perf = nvofa_perfs[pi];
+        q->cells = g_new0 (GcvbEpe, n_warps + 1);
+        q->at_pts = g_new0 (GcvbEpe, n_warps + 1);
+        q->pairs = g_new0 (int, n_warps + 1);
+        if (!gcvb_nvof_present (&nvof))
+          g_snprintf (q->why, sizeof (q->why), "skipped: engine %s: %s", nvof.state, nvof.detail);
+      }
+  }
   for (int i = 0; i < N_QMETHODS * (n_warps + 1); i++) {
     qacc[i].epe = g_array_new (FALSE, FALSE, sizeof (double));
     qacc[i].ms = g_array_new (FALSE, FALSE, sizeof (double));
@@ -1115,9 +1297,12 @@ run_quality (const GcvbPhoto * photos, int n_photos)
     edge.interest = GCV_VCM_INTEREST_EDGE;
     paper.interest = GCV_VCM_INTEREST_EDGE;
     paper.refine_size = 0;
-    if (do_vcm && (!quality_vcm (ctx, &c->p, QMETHOD_VCM, &clip, wi, pts, &do_cv_same, QMETHOD_OPENCV_SAME, &err)
-            || !quality_vcm (ctx, &edge, QMETHOD_VCM_EDGE, &clip, wi, pts, &do_cv_same, QMETHOD_OPENCV_EDGE, &err)
-            || !quality_vcm (ctx, &paper, QMETHOD_PAPER, &clip, wi, pts, NULL, -1, &err))) {
+    PointList *keep = g_new0 (PointList, clip.n_pairs);
+    if (do_vcm && (!quality_vcm (ctx, &c->p, QMETHOD_VCM, &clip, wi, pts, &do_cv_same, QMETHOD_OPENCV_SAME, keep,
+                &err)
+            || !quality_vcm (ctx, &edge, QMETHOD_VCM_EDGE, &clip, wi, pts, &do_cv_same, QMETHOD_OPENCV_EDGE, NULL,
+                &err)
+            || !quality_vcm (ctx, &paper, QMETHOD_PAPER, &clip, wi, pts, NULL, -1, NULL, &err))) {
       g_snprintf (quality_note, sizeof (quality_note), "cpu backend: %s", err.message);
       gcvb_n_failures++;
       do_vcm = FALSE;
@@ -1134,6 +1319,11 @@ run_quality (const GcvbPhoto * photos, int n_photos)
 #else
     (void) do_cv;
 #endif
+    if (nvq != NULL)
+      quality_nvofa (&clip, wi, keep);
+    for (int j = 0; j < clip.n_pairs; j++)
+      g_free (keep[j].pts);
+    g_free (keep);
     clip_clear (&clip);
   }
   quality_ran = TRUE;
@@ -1175,6 +1365,29 @@ print_quality (void)
           a, b, cc, q->points / q->pairs, d, e);
       g_free (ms);
     }
+  for (int i = 0; i < n_nvq; i++) {
+    const NvofaQ *q = &nvq[i];
+    for (int kind = 0; kind < 2; kind++)
+      for (int wi = 0; wi <= n_warps; wi++) {
+        const GcvbEpe *e = kind ? &q->at_pts[wi] : &q->cells[wi];
+        char name[48], a[32], b[32], cc[32];
+        if (q->pairs[wi] == 0)
+          continue;
+        g_snprintf (name, sizeof (name), "nvofa g%d %s, %s", q->grid, gcvb_nvof_perf_name (q->perf),
+            kind ? "vcm's pts" : "all cells");
+        gcvb_fmt_num (a, sizeof (a), gcvb_epe_quantile (e, 0.5), "%.3f");
+        gcvb_fmt_num (b, sizeof (b), gcvb_epe_quantile (e, 0.9), "%.3f");
+        gcvb_fmt_num (cc, sizeof (cc), gcvb_epe_mean (e), "%.3f");
+        g_print ("%-24s %-24s %9s %9s %9s %9.0f %10s %10s  %s\n", name, wi == n_warps ? "all" : warps[wi].name, a, b,
+            cc, (double) e->n / q->pairs[wi], "-", "-", gcvb_epe_reversed_note (e));
+      }
+    if (q->why[0])
+      g_print ("%-24s nvofa g%d %s: %s\n", "", q->grid, gcvb_nvof_perf_name (q->perf), q->why);
+  }
+  if (n_nvq > 0)
+    g_print ("nvofa: NVIDIA's optical-flow engine, S10.5 vectors, one per g x g cell; all cells: every cell whose "
+        "centre moved by the\ntrue vector stays in the frame; vcm's pts: at the points of the first row, the vector "
+        "of the cell holding each.\n");
   if (quality_note[0])
     g_print ("note: %s\n", quality_note);
   g_print ("targets (issue 7): VCM median <= 0.5 px, p90 <= 1.5 px, no worse than OpenCV's pyramidal LK.\n");
@@ -1202,7 +1415,7 @@ speedups (int ci)
   for (guint i = 0; i < rows_arr->len; i++) {
     Row *r = &g_array_index (rows_arr, Row, i);
     /* of our rows only (the peer is another algorithm) */
-    if (r->case_i != ci || r->m.skipped || r->kind == ROW_ELEMENT || r->kind == ROW_PEER)
+    if (r->case_i != ci || r->m.skipped || r->kind == ROW_ELEMENT || r->kind == ROW_PEER || r->kind == ROW_NVOFA)
       continue;
     r->x_cpu1 = c1 ? c1->m.ms / r->m.ms : NAN;
     r->x_cpu = ca ? ca->m.ms / r->m.ms : NAN;
@@ -1224,15 +1437,19 @@ print_case (int ci)
   for (int kind = 0; kind < ROW_ELEMENT; kind++)
     for (guint i = 0; i < rows_arr->len; i++) {
       const Row *r = &g_array_index (rows_arr, Row, i);
-      char thr[8], nn[32], a[32], b[32], cc[32], ms[32], fps[32], x1[32], xa[32];
+      char thr[8], nn[32], a[32], b[32], cc[32], ms[32], fps[32], x1[32], xa[32], impl[40];
       if (r->case_i != ci || (int) r->kind != kind)
         continue;
       if (r->m.threads > 0)
         g_snprintf (thr, sizeof (thr), "%d", r->m.threads);
       else
         g_strlcpy (thr, "-", sizeof (thr));
+      if (kind == ROW_NVOFA)
+        g_snprintf (impl, sizeof (impl), "nvofa %s", r->what);
+      else
+        g_strlcpy (impl, row_kind_names[kind], sizeof (impl));
       if (r->m.skipped) {
-        g_print ("%-20s %4s %11s %9s %9s %9s %10s %9s %8s %8s %s%s\n", row_kind_names[kind], thr, "-", "-", "-", "-",
+        g_print ("%-20s %4s %11s %9s %9s %9s %10s %9s %8s %8s %s%s\n", impl, thr, "-", "-", "-", "-",
             r->m.failed ? "FAILED" : "-", "-", "-", "-", r->m.failed ? "" : "skipped: ", r->m.note);
         continue;
       }
@@ -1247,11 +1464,12 @@ print_case (int ci)
       gcvb_fmt_num (fps, sizeof (fps), r->m.fps, "%.1f");
       gcvb_fmt_num (x1, sizeof (x1), r->x_cpu1, "%.1f");
       gcvb_fmt_num (xa, sizeof (xa), r->x_cpu, "%.1f");
-      g_print ("%-20s %4s %11s %9s %9s %9s %10s %9s %8s %8s %" G_GUINT64_FORMAT " runs%s%s\n", row_kind_names[kind],
+      g_print ("%-20s %4s %11s %9s %9s %9s %10s %9s %8s %8s %" G_GUINT64_FORMAT " runs%s%s\n", impl,
           thr, nn, a, b, cc, ms, fps, x1, xa, r->m.count, r->m.note[0] ? "; " : "", r->m.note);
     }
-  g_print ("N: points per pair (min-max over the runs; opencv: tracked); points / ncm / vcm: medians of the "
-      "phases (cuda: events; cpu: wall)\n");
+  g_print ("N: points per pair (min-max over the runs; opencv: tracked; nvofa: vectors, one per cell); points / ncm / "
+      "vcm: medians of the\nphases (cuda: events; cpu: wall); nvofa: the optical-flow engine's execute, CUDA events, "
+      "frames on the device\n");
   if (ci == 0) {
     const Row *w = find_row (ci, ROW_CUDA_WALL, FALSE), *k = find_row (ci, ROW_CUDA_KERNELS, FALSE);
     g_print ("paper: %s\n", PAPER_WHAT);
@@ -1309,6 +1527,7 @@ results_json (void)
   gcvb_json_num (s, peak > 0 ? peak : NAN);
   g_string_append (s, ", ");
   GCVB_JKEY (s, "int_peak_assumed"), gcvb_json_str (s, what);
+  gcvb_json_nvof (s, &nvof, nvofa_grids, n_nvofa_grids, nvofa_perfs, n_nvofa_perfs);
   g_string_append (s, "},\n  \"paper\": {\"speedup_8800gts512\": ");
   gcvb_json_num (s, PAPER_SPEEDUP_8800);
   g_string_append (s, ", \"speedup_8600mgt\": "), gcvb_json_num (s, PAPER_SPEEDUP_8600);
@@ -1360,7 +1579,10 @@ results_json (void)
     g_string_append (s, ", \"height\": ");
     gcvb_json_num (s, cases[r->case_i].height);
     g_string_append (s, ", \"params\": ");
-    json_params (s, &cases[r->case_i].p);
+    if (r->kind == ROW_NVOFA)
+      g_string_append_printf (s, "{\"grid\": %d, \"perf\": \"%s\"}", r->grid, gcvb_nvof_perf_name (r->perf));
+    else
+      json_params (s, &cases[r->case_i].p);
     gcvb_json_measurement (s, &r->m);
     g_string_append (extra, ", \"units\": \"ms per frame pair\", \"points_ms\": ");
     gcvb_json_num (extra, r->points_ms);
@@ -1371,6 +1593,7 @@ results_json (void)
     g_string_append (extra, ", \"n_points_max\": "), gcvb_json_num (extra, r->m.count ? r->n_max : NAN);
     g_string_append (extra, ", \"speedup_over_cpu_1_thread\": "), gcvb_json_num (extra, r->x_cpu1);
     g_string_append (extra, ", \"speedup_over_cpu_all_threads\": "), gcvb_json_num (extra, r->x_cpu);
+    g_string_append (extra, ", \"wall_ms\": "), gcvb_json_num (extra, r->wall_ms);
     gcvb_json_row_end (s, &r->m, "mismatch_records", extra->str, i + 1 == rows_arr->len);
     g_string_free (extra, TRUE);
   }
@@ -1405,6 +1628,28 @@ results_json (void)
         g_string_append (s, "}");
         first = FALSE;
       }
+    for (int i = 0; i < n_nvq; i++)
+      for (int kind = 0; kind < 2; kind++)
+        for (int wi = 0; wi <= n_warps; wi++) {
+          const NvofaQ *q = &nvq[i];
+          const GcvbEpe *e = kind ? &q->at_pts[wi] : &q->cells[wi];
+          if (q->pairs[wi] == 0)
+            continue;
+          g_string_append_printf (s, "%s    {\"method\": \"nvofa g%d %s, %s\", \"params\": {\"grid\": %d, "
+              "\"perf\": \"%s\"}, ", first ? "" : ",\n", q->grid, gcvb_nvof_perf_name (q->perf),
+              kind ? "vcm's pts" : "all cells", q->grid, gcvb_nvof_perf_name (q->perf));
+          GCVB_JKEY (s, "warp"), gcvb_json_str (s, wi == n_warps ? "all" : warps[wi].name);
+          g_string_append_printf (s, ", \"width\": 640, \"height\": 480, \"pairs\": %d, \"vectors\": %"
+              G_GUINT64_FORMAT ", \"units\": \"pixels\", \"epe_median\": ", q->pairs[wi], e->n);
+          gcvb_json_num (s, gcvb_epe_quantile (e, 0.5));
+          g_string_append (s, ", \"epe_p90\": "), gcvb_json_num (s, gcvb_epe_quantile (e, 0.9));
+          g_string_append (s, ", \"epe_mean\": "), gcvb_json_num (s, gcvb_epe_mean (e));
+          g_string_append (s, ", \"epe_mean_against_negated_truth\": ");
+          gcvb_json_num (s, e->n ? e->sum_reversed / e->n : NAN);
+          g_string_append (s, ", \"points_per_pair\": "), gcvb_json_num (s, (double) e->n / q->pairs[wi]);
+          g_string_append (s, "}");
+          first = FALSE;
+        }
     g_string_append (s, first ? "" : "\n");
   }
   g_string_append (s, "  ]\n}\n");
@@ -1433,7 +1678,13 @@ main (int argc, char **argv)
   gboolean do_elements, do_quality;
 
   if (!gcvb_init (&argc, &argv, "- benchmark cudavcm / cpuvcm and the VCM backends (the paper's 640x480 / 2048 "
-          "points, 1080p / 8192, OpenCV's pyramidal LK as the peer)", entries, &opt, &quick))
+          "points, 1080p / 8192, OpenCV's pyramidal LK as the peer)\n\n"
+          "GPU peer: NVIDIA's optical-flow engine (NVOFA: the Optical Flow SDK's API 3.0 through the driver's "
+          "libnvidia-opticalflow.so.1, loaded at run time by nvof-bench, a process of its own), at each output "
+          "grid and perf level (--nvofa-grids, --nvofa-perf): time per pair on the cases' pairs and, in the quality "
+          "case, the endpoint error of every cell and at VCM's points; a missing library, engine, size or grid is "
+          "a skipped row that says why (--skip nvofa)",
+          entries, &opt, &quick))
     return 2;
   list = gcvb_split_list (opt_cases, "paper,hd,quality,elements");
   for (guint i = 0; i < list->len; i++) {
@@ -1485,6 +1736,10 @@ main (int argc, char **argv)
 #else
   g_print ("Peer:       OpenCV not built in (no opencv4 with the video module at configure time)\n");
 #endif
+  gcvb_nvof_peer (opt.device, gcvb_skipped (&opt, "nvofa"), &nvof);
+  if (!gcvb_nvof_configs (&nvof, opt_nvofa_grids, opt_nvofa_perf, nvofa_grids, &n_nvofa_grids, nvofa_perfs,
+          &n_nvofa_perfs))
+    return 2;
   g_print ("Timing:     GPU %d pairs after %d warm-up; CPU and OpenCV at most %d runs within %.0f s a row; CPU "
       "%d threads and 1%s\n", opt.runs, MAX (opt.warmup, 1), cpu_max_runs (), cpu_budget_s (), gcvb_cpu_threads (opt_cpu_threads),
       opt.quick ? " [--quick: rough numbers]" : "");
@@ -1513,6 +1768,8 @@ main (int argc, char **argv)
       }
       if (gcvb_gpu_enabled (&opt))
         bench_cuda (ci, &clip);
+      if (!gcvb_skipped (&opt, "nvofa"))
+        bench_nvofa (ci, &clip);
       if (!gcvb_skipped (&opt, "opencv")) {
         bench_opencv (ci, &clip, 0);
         if (!gcvb_skipped (&opt, "cpu1"))
@@ -1557,6 +1814,16 @@ main (int argc, char **argv)
     }
     g_free (qacc);
   }
+  for (int i = 0; i < n_nvq; i++) {
+    for (int wi = 0; wi <= n_warps; wi++) {
+      gcvb_epe_clear (&nvq[i].cells[wi]);
+      gcvb_epe_clear (&nvq[i].at_pts[wi]);
+    }
+    g_free (nvq[i].cells);
+    g_free (nvq[i].at_pts);
+    g_free (nvq[i].pairs);
+  }
+  g_free (nvq);
   gcvb_photos_clear (photos, n_photos);
   g_array_free (rows_arr, TRUE);
   g_ptr_array_unref (list);

@@ -2,8 +2,12 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* sched_getcpu */
+#endif
 #include "gcv-bench.h"
 
+#include <glib/gstdio.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
@@ -12,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 #if GCVB_CUDA
@@ -20,6 +25,9 @@
 
 #ifndef GCVB_DATA_DIR
 #define GCVB_DATA_DIR "tests/data"
+#endif
+#ifndef GCVB_SCRIPTS_DIR
+#define GCVB_SCRIPTS_DIR "scripts"
 #endif
 #ifndef GCVB_PLUGIN_FILE
 #define GCVB_PLUGIN_FILE ""
@@ -208,6 +216,115 @@ gcvb_rss_kib (void)
 
 /* ------------------------------------------------------------------------ */
 /* host and GPU */
+
+typedef struct {
+  const guint8 *src;
+  guint8 *dst;
+  size_t bytes;
+} CopySlice;
+
+static gpointer
+copy_slice (gpointer data)
+{
+  CopySlice *c = data;
+
+  memcpy (c->dst, c->src, c->bytes);
+  return NULL;
+}
+
+double
+gcvb_host_memcpy_gbps (size_t bytes, int threads, int runs)
+{
+  guint8 *src = g_malloc (bytes), *dst = g_malloc (bytes);
+  CopySlice *slices = g_new (CopySlice, threads);
+  GThread **th = g_new (GThread *, threads);
+  double *t = g_new (double, runs), gbps;
+
+  memset (src, 0x5a, bytes);
+  memset (dst, 0xa5, bytes);    /* pages faulted in before timing */
+  for (int k = 0; k < threads; k++) {
+    size_t a = bytes * k / threads, b = bytes * (k + 1) / threads;
+    slices[k].src = src + a;
+    slices[k].dst = dst + a;
+    slices[k].bytes = b - a;
+  }
+  for (int i = -1; i < runs; i++) {
+    double t0 = gcvb_now_ms ();
+    for (int k = 1; k < threads; k++)
+      th[k] = g_thread_new ("memcpy", copy_slice, &slices[k]);
+    copy_slice (&slices[0]);
+    for (int k = 1; k < threads; k++)
+      g_thread_join (th[k]);
+    if (i >= 0)
+      t[i] = gcvb_now_ms () - t0;
+  }
+  gbps = bytes / (gcvb_median (t, runs) * 1e-3) / 1e9;
+  g_free (t);
+  g_free (th);
+  g_free (slices);
+  g_free (src);
+  g_free (dst);
+  return gbps;
+}
+
+/* An integer from a one-line file of sysfs, -1 when unreadable (the GPU's
+ * NUMA node: only in builds with CUDA). */
+static G_GNUC_UNUSED int
+sysfs_int (const char *path)
+{
+  gchar *text = NULL;
+  int v = -1;
+
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    v = atoi (text);
+  g_free (text);
+  return v;
+}
+
+/* The NUMA node of CPU `cpu` (the nodeN link in its sysfs directory), -1. */
+static int
+cpu_node (int cpu)
+{
+  gchar *dir = g_strdup_printf ("/sys/devices/system/cpu/cpu%d", cpu);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  int node = -1;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "node") && g_ascii_isdigit (name[4]))
+      node = atoi (name + 4);
+  if (d != NULL)
+    g_dir_close (d);
+  g_free (dir);
+  return node;
+}
+
+void
+gcvb_describe_numa (int device, char *buf, size_t len)
+{
+  int nodes = 0, cpu = sched_getcpu (), gpu_node = -1;
+  char bus[64] = "";
+  gchar *path;
+
+  while ((path = g_strdup_printf ("/sys/devices/system/node/node%d", nodes)) != NULL
+      && g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    g_free (path);
+    nodes++;
+  }
+  g_free (path);
+#if GCVB_CUDA
+  if (gcvb_cuda_pci_bus_id (device, bus, sizeof (bus)) == 0) {
+    gchar *lower = g_ascii_strdown (bus, -1);
+    path = g_strdup_printf ("/sys/bus/pci/devices/%s/numa_node", lower);
+    gpu_node = sysfs_int (path);
+    g_free (path);
+    g_free (lower);
+  }
+#endif
+  g_snprintf (buf, len, "%ld CPUs online, %d NUMA node%s; GPU %d %s%s%s, node %d; this thread on CPU %d, node %d",
+      sysconf (_SC_NPROCESSORS_ONLN), nodes, nodes == 1 ? "" : "s", device, bus[0] ? "at " : "", bus[0] ? bus : "",
+      bus[0] ? "" : "(bus unknown)", gpu_node, cpu, cpu >= 0 ? cpu_node (cpu) : -1);
+}
 
 static char *
 cpu_model (void)
@@ -1124,9 +1241,14 @@ gcvb_pipeline_time (GcvbPipeline * p, const GcvbFrameSet * fs, int warmup, int f
 /* The frames the pipeline's elements hold back (temporal history, frames
  * in flight: async-depth), from the LATENCY query at the last element's
  * source pad, which the elements answer once their caps are set: waits up
- * to 10 s for those after the first push; -1 when unknown. */
+ * to 60 s for those after the first push (the first frame sets up the
+ * element: a CUDA context, module loading, allocations; seconds on a
+ * freshly started GPU host), *waited_s the time it took; -1 when unknown
+ * (no frame rate, no answer), -2 when the caps did not come, after which
+ * the caller cannot know which output to wait for, or after an error on
+ * the bus (*message set). */
 static int
-pipeline_held_frames (GcvbPipeline * p)
+pipeline_held_frames (GcvbPipeline * p, double *waited_s, gchar ** message)
 {
   GstElement *last = p->stages != NULL ? p->stages[p->n_stages - 1] : p->elem;
   GstPad *src = gst_element_get_static_pad (last, "src"), *sink = gst_element_get_static_pad (p->elem, "sink");
@@ -1134,13 +1256,17 @@ pipeline_held_frames (GcvbPipeline * p)
   GstCaps *caps = NULL;
   GstClockTime min = 0;
   GstVideoInfo info;
+  double t0 = gcvb_now_ms ();
   int held = -1;
 
-  for (int waited = 0; waited < 10000 && !gst_pad_has_current_caps (src); waited++)
+  while (!gst_pad_has_current_caps (src) && gcvb_now_ms () - t0 < 60000 && !bus_failed (p, message))
     g_usleep (1000);
+  *waited_s = (gcvb_now_ms () - t0) / 1000;
+  if (*message != NULL || !gst_pad_has_current_caps (src))
+    held = -2;
   caps = gst_pad_get_current_caps (sink);
-  if (caps != NULL && gst_video_info_from_caps (&info, caps) && GST_VIDEO_INFO_FPS_N (&info) > 0
-      && gst_pad_has_current_caps (src) && gst_pad_query (src, q)) {
+  if (held != -2 && caps != NULL && gst_video_info_from_caps (&info, caps) && GST_VIDEO_INFO_FPS_N (&info) > 0
+      && gst_pad_query (src, q)) {
     gst_query_parse_latency (q, NULL, &min, NULL);
     held = (int) gst_util_uint64_scale_round (min, GST_VIDEO_INFO_FPS_N (&info),
         (guint64) GST_VIDEO_INFO_FPS_D (&info) * GST_SECOND);
@@ -1196,7 +1322,16 @@ gcvb_pipeline_time_latency (GcvbPipeline * p, const GcvbFrameSet * fs, int warmu
     if (i == 0) {
       /* frames in flight (async-depth) are held too: waiting for the
        * output of frames still held would never end */
-      int held = pipeline_held_frames (p);
+      double waited_s;
+      int held = pipeline_held_frames (p, &waited_s, &message);
+      if (held == -2) {
+        if (message == NULL)
+          message = g_strdup_printf ("no caps on the element's source pad %.1f s after the first frame: its "
+              "setup did not finish", waited_s);
+        break;
+      }
+      if (waited_s > 5)
+        gcvb_result_note (r, "the first frame's setup took %.1f s", waited_s);
       if (held > latency)
         p->latency = latency = held;
     }
@@ -1778,22 +1913,28 @@ done:
   return ok;
 }
 
-/* Median ms of `runs` copies (after 2 untimed) of `bytes` between a pinned
- * host buffer and device memory, in one direction. */
+/* Median ms of `runs` copies (after 2 untimed) of `bytes` between a host
+ * buffer and device memory, in one direction: CUDA events around a copy
+ * from or to page-locked memory; the host's clock around a copy from or to
+ * pageable memory and its end (the driver stages it through page-locked
+ * buffers of its own, partly before the copy reaches the stream). */
 static gboolean
-time_host_copies (void *host, void *dev, size_t pitch, size_t row, size_t rows, gboolean upload, int runs,
-    void *stream, GcvCudaEvent ** ev, double *ms, GcvError * err)
+time_host_copies (void *host, gboolean pinned, void *dev, size_t pitch, size_t row, size_t rows,
+    gboolean upload, int runs, void *stream, GcvCudaEvent ** ev, double *ms, GcvError * err)
 {
   double *t = g_new (double, runs);
   gboolean ok = TRUE;
 
   for (int i = -2; i < runs && ok; i++) {
     float e = 0;
+    double t0 = gcvb_now_ms ();
     ok = gcv_cuda_event_record (ev[0], stream, err) == GCV_OK
         && (upload ? gcv_cuda_upload_2d (dev, pitch, host, row, row, rows, stream, err)
         : gcv_cuda_download_2d (host, row, dev, pitch, row, rows, stream, err)) == GCV_OK
         && gcv_cuda_event_record (ev[1], stream, err) == GCV_OK && gcv_cuda_event_sync (ev[1], err) == GCV_OK
         && gcv_cuda_event_elapsed (ev[0], ev[1], &e, err) == GCV_OK;
+    if (!pinned)
+      e = gcvb_now_ms () - t0;
     if (i >= 0)
       t[i] = e;
   }
@@ -1804,8 +1945,8 @@ time_host_copies (void *host, void *dev, size_t pitch, size_t row, size_t rows, 
 }
 
 gboolean
-gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps, char *why,
-    size_t why_len)
+gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, double *h2d_gbps, double *d2h_gbps,
+    char *why, size_t why_len)
 {
   GcvError err = { 0 };
   const size_t row = 4096, rows = MAX (bytes / row, 1);
@@ -1818,12 +1959,15 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
   runs = MAX (runs, 1);
   ok = gcv_cuda_set_device (device, &err) == GCV_OK && gcv_cuda_stream_new (&stream, &err) == GCV_OK
       && gcv_cuda_event_new (&ev[0], &err) == GCV_OK && gcv_cuda_event_new (&ev[1], &err) == GCV_OK
-      && gcv_cuda_host_alloc (&host, row * rows, &err) == GCV_OK
       && gcv_cuda_malloc_2d (&dev, &pitch, row, rows, &err) == GCV_OK;
+  if (ok && pinned)
+    ok = gcv_cuda_host_alloc (&host, row * rows, &err) == GCV_OK;
+  else if (ok)
+    host = g_malloc (row * rows);
   if (ok) {
     memset (host, 0x5a, row * rows);
-    ok = time_host_copies (host, dev, pitch, row, rows, TRUE, runs, stream, ev, &up, &err)
-        && time_host_copies (host, dev, pitch, row, rows, FALSE, runs, stream, ev, &down, &err);
+    ok = time_host_copies (host, pinned, dev, pitch, row, rows, TRUE, runs, stream, ev, &up, &err)
+        && time_host_copies (host, pinned, dev, pitch, row, rows, FALSE, runs, stream, ev, &down, &err);
   }
   if (!ok)
     g_snprintf (why, why_len, "host <-> device copies: %s", err.message);
@@ -1832,8 +1976,10 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
   for (int i = 0; i < 2; i++)
     if (ev[i])
       gcv_cuda_event_free (ev[i]);
-  if (host)
+  if (host && pinned)
     gcv_cuda_host_free (host);
+  else
+    g_free (host);
   if (dev)
     gcv_cuda_free (dev);
   if (stream)
@@ -1846,8 +1992,8 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
 #else /* !GCVB_CUDA */
 
 gboolean
-gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps, char *why,
-    size_t why_len)
+gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, double *h2d_gbps, double *d2h_gbps,
+    char *why, size_t why_len)
 {
   *h2d_gbps = *d2h_gbps = NAN;
   g_snprintf (why, why_len, "built without CUDA");
@@ -1855,6 +2001,104 @@ gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, 
 }
 
 #endif /* GCVB_CUDA */
+
+/* ------------------------------------------------------------------------ */
+/* peers run by the host's Python */
+
+gboolean
+gcvb_write_frames (const GcvbFrameSet * fs, const char *path, GError ** error)
+{
+  size_t row = (size_t) fs->width * fs->channels;
+  GString *all = g_string_sized_new (row * fs->height * fs->n);
+  gboolean ok;
+
+  for (int k = 0; k < fs->n; k++)
+    for (int y = 0; y < fs->height; y++)
+      g_string_append_len (all, (const gchar *) fs->frames[k] + (size_t) y * fs->stride, row);
+  ok = g_file_set_contents (path, all->str, all->len, error);
+  g_string_free (all, TRUE);
+  return ok;
+}
+
+GPtrArray *
+gcvb_python_peer (const char *script, const char *const *args, int timeout_s, char *why, size_t why_len)
+{
+  const char *python = g_getenv ("GCVB_PYTHON") ? g_getenv ("GCVB_PYTHON") : "python3";
+  gchar **python_argv = NULL;
+  gchar *dir = g_dir_make_tmp ("gcvb-peer-XXXXXX", NULL);
+  gchar *rows_path = dir ? g_build_filename (dir, "rows.tsv", NULL) : NULL;
+  gchar *script_path = g_build_filename (GCVB_SCRIPTS_DIR, script, NULL);
+  gchar *timeout_arg = g_strdup_printf ("%d", timeout_s), *out = NULL, *err_text = NULL, *text = NULL;
+  GPtrArray *argv = g_ptr_array_new (), *rows = NULL;
+  GError *error = NULL;
+  gint status = 0;
+
+  if (dir == NULL) {
+    g_snprintf (why, why_len, "cannot make a temporary directory");
+    goto done;
+  }
+  if (!g_file_test (script_path, G_FILE_TEST_IS_REGULAR)) {
+    g_snprintf (why, why_len, "%s not found", script_path);
+    goto done;
+  }
+  if (!g_shell_parse_argv (python, NULL, &python_argv, &error)) {
+    g_snprintf (why, why_len, "GCVB_PYTHON \"%s\": %s", python, error->message);
+    g_clear_error (&error);
+    goto done;
+  }
+  /* coreutils' timeout bounds a peer that hangs */
+  g_ptr_array_add (argv, (gpointer) "timeout");
+  g_ptr_array_add (argv, timeout_arg);
+  for (int i = 0; python_argv[i] != NULL; i++)
+    g_ptr_array_add (argv, python_argv[i]);
+  g_ptr_array_add (argv, script_path);
+  for (int i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, (gpointer) "--rows");
+  g_ptr_array_add (argv, rows_path);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err_text,
+          &status, &error)) {
+    g_snprintf (why, why_len, "cannot run %s: %s", python, error->message);
+    g_error_free (error);
+    goto done;
+  }
+  if (err_text != NULL && *err_text != '\0')
+    g_printerr ("%s", err_text);
+  if (!g_spawn_check_wait_status (status, &error) || !g_file_get_contents (rows_path, &text, NULL, NULL)) {
+    /* the peer's last line on stderr says why (no torch, no GPU, ...) */
+    gchar **lines = g_strsplit (g_strstrip (err_text ? err_text : (gchar *) ""), "\n", -1);
+    guint n = g_strv_length (lines);
+    g_snprintf (why, why_len, "%s %s: %s", python, script, n > 0 && lines[n - 1][0] ? lines[n - 1]
+        : error ? error->message : "no rows");
+    g_strfreev (lines);
+    g_clear_error (&error);
+    goto done;
+  }
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  {
+    gchar **lines = g_strsplit (text, "\n", -1);
+    for (int i = 0; lines[i] != NULL; i++)
+      if (lines[i][0] != '\0' && lines[i][0] != '#')
+        g_ptr_array_add (rows, g_strsplit (lines[i], "\t", -1));
+    g_strfreev (lines);
+  }
+done:
+  if (rows_path != NULL)
+    g_unlink (rows_path);
+  if (dir != NULL)
+    g_rmdir (dir);
+  g_free (dir);
+  g_free (rows_path);
+  g_free (script_path);
+  g_free (timeout_arg);
+  g_free (out);
+  g_free (err_text);
+  g_free (text);
+  g_strfreev (python_argv);
+  g_ptr_array_free (argv, TRUE);
+  return rows;
+}
 
 /* ------------------------------------------------------------------------ */
 /* JSON */

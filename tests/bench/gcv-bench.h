@@ -150,6 +150,14 @@ void gcvb_print_host_footer (const GcvbHost * h, gboolean peak_source);
 
 gboolean gcvb_have_factory (const char *name);
 
+/* memcpy between two pageable host buffers of `bytes` (pages faulted in
+ * first), split over `threads` threads: the median of `runs` (after one
+ * untimed), GB/s of bytes copied (1e9 bytes). */
+double gcvb_host_memcpy_gbps (size_t bytes, int threads, int runs);
+/* "N CPUs online, M NUMA nodes; GPU d at <PCI bus id>, node k; this thread
+ * on CPU c, node n" (-1 where unknown; the GPU's bus only with CUDA). */
+void gcvb_describe_numa (int device, char *buf, size_t len);
+
 /* The SMs and the datasheet boost clock (GHz) of the GPUs whose figures
  * the physical-limit tables assume (sm_90: H100 SXM / PCIe, H200), parsed
  * from h->cuda.name; FALSE (and 0, 0) for any other or without a GPU.  A
@@ -435,11 +443,13 @@ gboolean gcvb_write_png (const char *path, const guint8 * pixels, int w, int h, 
 void gcvb_result_kernel (GcvbResult * r, int runs, double bytes, const GcvbCuda * cuda);
 
 /* Host <-> device copy bandwidth of device `device`: `bytes` (rounded down
- * to 4 KiB rows) between a pinned host buffer and device memory, each way
- * the median of `runs` CUDA-event timed copies (after 2 untimed); GB/s,
- * 1e9 bytes.  FALSE (NAN, and why) without a GPU or CUDA. */
-gboolean gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, double *h2d_gbps, double *d2h_gbps,
-    char *why, size_t why_len);
+ * to 4 KiB rows) between a host buffer, page-locked (`pinned`) or pageable
+ * (malloc), and device memory, each way the median of `runs` copies (after
+ * 2 untimed), timed by CUDA events (pinned) or by the host's clock up to
+ * the copy's end (pageable: the driver's staging included); GB/s, 1e9
+ * bytes.  FALSE (NAN, and why) without a GPU or CUDA. */
+gboolean gcvb_cuda_copy_bandwidth (int device, size_t bytes, int runs, gboolean pinned, double *h2d_gbps,
+    double *d2h_gbps, char *why, size_t why_len);
 
 #if GCVB_CUDA
 /* One call of the timed kernels: ctx's process function on device planes. */
@@ -456,6 +466,24 @@ typedef GcvStatus (*GcvbCudaProcess) (gpointer ctx, const GcvPlane * in, GcvPlan
 gboolean gcvb_cuda_time_kernel (GcvbCudaProcess process, gpointer ctx, const GcvbFrameSet * fs,
     int out_w, int out_h, size_t out_row, int warmup, int runs, guint8 * check, GcvbResult * r);
 #endif
+
+/* ------------------------------------------------------------------------ */
+/* peers run by the host's Python */
+
+/* fs's frames, packed rows (width x channels bytes), one after the other,
+ * into the file `path`. */
+gboolean gcvb_write_frames (const GcvbFrameSet * fs, const char *path, GError ** error);
+
+/* Runs a peer script of scripts/ (GCVB_SCRIPTS_DIR: the source tree's)
+ * with the host's Python ($GCVB_PYTHON, a command line such as "env -u
+ * PYTHONPATH /opt/venv/bin/python3", else python3) and `args`
+ * (NULL-terminated) plus "--rows FILE", under coreutils' timeout of
+ * timeout_s; the script writes its rows into FILE, one a line, fields
+ * tab-separated ('#' lines are comments).  Its stderr is passed on.  The
+ * rows (each a NULL-terminated array of fields), or NULL with why: the
+ * script's last line on stderr when it failed (no PyTorch, no GPU). */
+GPtrArray *gcvb_python_peer (const char *script, const char *const *args, int timeout_s, char *why,
+    size_t why_len);
 
 /* ------------------------------------------------------------------------ */
 /* JSON */

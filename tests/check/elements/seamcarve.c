@@ -58,7 +58,7 @@ static const gchar *const order_nicks[] = { "width-first", "height-first" };
 
 /* the element's defaults */
 static const GcvSeamParams default_prm = { GCV_SEAM_ENERGY_GRADIENT_L1,
-  GCV_SEAM_MODE_EXACT, 8, 0.0, 0, GCV_SEAM_ORDER_WIDTH_FIRST
+  GCV_SEAM_MODE_EXACT, GCV_SEAM_MAX_PER_PASS, 0.0, 0, GCV_SEAM_ORDER_WIDTH_FIRST
 };
 
 static GcvSeamParams
@@ -383,7 +383,7 @@ GST_START_TEST (test_properties)
   } ints[] = {
     {"width", 0, 32767, 0},
     {"height", 0, 32767, 0},
-    {"seams-per-pass", 1, 1024, 8},
+    {"seams-per-pass", 1, 32, 32},
   };
   static const struct
   {
@@ -429,7 +429,7 @@ GST_START_TEST (test_properties)
     g_object_set (e, ints[i].prop, ints[i].def, NULL);
   }
   fail_unless_equals_int (GCV_SEAM_MAX_DIMENSION, 32767);
-  fail_unless_equals_int (GCV_SEAM_MAX_PER_PASS, 1024);
+  fail_unless_equals_int (GCV_SEAM_MAX_PER_PASS, GCV_SEAM_FAST_TRIES);
 
   pspec = g_object_class_find_property (klass, "temporal-coherence");
   fail_unless (pspec != NULL && G_IS_PARAM_SPEC_DOUBLE (pspec));
@@ -564,7 +564,7 @@ GST_START_TEST (test_property_rejection)
   } bad_ints[] = {
     {"width", -1}, {"width", 40000}, {"width", 32768}, {"width", G_MININT},
     {"height", -1}, {"height", 40000}, {"seams-per-pass", 0},
-    {"seams-per-pass", -3}, {"seams-per-pass", 1025},
+    {"seams-per-pass", -3}, {"seams-per-pass", 33},
   };
   static const struct
   {
@@ -620,7 +620,7 @@ GST_START_TEST (test_property_rejection)
         gint v;
         fail_unless (p != NULL);
         g_object_get (p, prop, &v, NULL);
-        fail_unless_equals_int (v, g_str_equal (prop, "width") ? 0 : 8);
+        fail_unless_equals_int (v, g_str_equal (prop, "width") ? 0 : GCV_SEAM_MAX_PER_PASS);
       } else {
         fail_unless (strstr (err->message, prop) != NULL, "%s: %s", desc,
             err->message);
@@ -982,7 +982,7 @@ GST_START_TEST (test_photos)
     {GST_VIDEO_FORMAT_ARGB, 60, 45, 41, 60, FWD, FAST, 8, HF, 0, 300, 300},
     {GST_VIDEO_FORMAT_xBGR, 57, 43, 80, 30, L2, EXACT, 8, HF, 1, 180, 30},
     {GST_VIDEO_FORMAT_RGBx, 52, 46, 30, 28, L1, EXACT, 8, WF, 2, 40, 200},
-    {GST_VIDEO_FORMAT_Y444, 45, 37, 70, 55, FWD, FAST, 1024, WF, 3, 120, 10},
+    {GST_VIDEO_FORMAT_Y444, 45, 37, 70, 55, FWD, FAST, GCV_SEAM_MAX_PER_PASS, WF, 3, 120, 10},
     /* odd sizes */
     {GST_VIDEO_FORMAT_RGBA, 111, 30, 80, 30, L1, EXACT, 8, WF, 0, 100, 200},
     {GST_VIDEO_FORMAT_GRAY8, 111, 30, 111, 17, FWD, FAST, 5, WF, 1, 0, 0},
@@ -1810,15 +1810,15 @@ GST_START_TEST (test_work_bound)
     img_free (in);
   }
 
-  /* 8192x320 -> 1024x320: exact mode costs 1.3e10, fast mode with 1024
-   * seams a pass (a pass takes at most GCV_SEAM_FAST_TRIES: 224 passes on
-   * a flat frame, every seam equally cheap) some 5e8 */
+  /* 8192x320 -> 1024x320: exact mode costs 1.3e10, fast mode with the
+   * most seams a pass (GCV_SEAM_FAST_TRIES: 224 passes on a flat frame,
+   * every seam equally cheap) some 5e8 */
   {
     Img *in = img_new (GST_VIDEO_FORMAT_GRAY8, 8192, 320), *out;
     Ctx ctx = ctx_new (name, "width", 1024, "mode", GCV_SEAM_MODE_FAST,
-        "seams-per-pass", 1024, NULL);
+        "seams-per-pass", GCV_SEAM_MAX_PER_PASS, NULL);
     GcvSeamParams fast = prm_make (GCV_SEAM_ENERGY_GRADIENT_L1,
-        GCV_SEAM_MODE_FAST, 1024, GCV_SEAM_ORDER_WIDTH_FIRST);
+        GCV_SEAM_MODE_FAST, GCV_SEAM_MAX_PER_PASS, GCV_SEAM_ORDER_WIDTH_FIRST);
     GcvSeamGeometry g = { 8192, 320, 1024, 320, 1, 1, {GCV_LUMA_GRAY8}, -1 };
     gchar *text = NULL;
     gint x, y, k;
@@ -2042,7 +2042,7 @@ GST_START_TEST (test_cpu_cuda_identical)
     {GST_VIDEO_FORMAT_GRAY8, 64, 48, 40, 48, 1, L1, EXACT, 8, WF, 0, 0, 0},
     {GST_VIDEO_FORMAT_RGBA, 70, 50, 50, 36, 1, FWD, FAST, 8, HF, 0, 1, 0},
     {GST_VIDEO_FORMAT_Y444, 45, 37, 70, 55, 1, L2, EXACT, 8, WF, 0, 0, 0},
-    {GST_VIDEO_FORMAT_xBGR, 111, 30, 80, 41, 1, L1, FAST, 1024, HF, 0, 0, 0},
+    {GST_VIDEO_FORMAT_xBGR, 111, 30, 80, 41, 1, L1, FAST, GCV_SEAM_MAX_PER_PASS, HF, 0, 0, 0},
     {GST_VIDEO_FORMAT_ARGB, 60, 44, 44, 30, 1, FWD, EXACT, 8, WF, 0, 0, 1},
     {GST_VIDEO_FORMAT_BGRx, 56, 40, 40, 30, 6, L1, FAST, 3, WF, 1.0, 0, 0},
     {GST_VIDEO_FORMAT_GRAY8, 60, 40, 45, 28, 6, FWD, EXACT, 8, HF, 0.5, 0,
