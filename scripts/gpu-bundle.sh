@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Packs what a GPU-host job needs beyond the tracked files into one gzip
+# tarball that fits the device's 64 MiB carry (../shared/gpu-host/README.md,
+# "Fitting the 64 MiB carry"): a build directory made here (object files and
+# static libraries dropped, ELF files stripped of debug info) and the packed
+# GStreamer runtime, plus any further ignored directories named (a GStreamer
+# prefix of another release and the project built against it).
+#
+#   scripts/gpu-bundle.sh [-o .gpu-carry/bundle.tar.gz] BUILD_DIR [EXTRA_DIR...]
+#
+# On the GPU host, in the repository root: tar -xzf .gpu-carry/bundle.tar.gz
+# (the build directory keeps its absolute paths: the host sees the checkout
+# at the same path as here).  Prints the tarball's size; fails when it and
+# the tracked files would not fit the carry.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.gpu-carry/bundle.tar.gz
+if [ "${1:-}" = -o ]; then out=$2; shift 2; fi
+[ $# -ge 1 ] || { echo "usage: $0 [-o OUT] BUILD_DIR [EXTRA_DIR...]" >&2; exit 2; }
+build=$1; shift
+[ -f "$build/build.ninja" ] || { echo "$build is not a meson build directory" >&2; exit 1; }
+[ -d .gpu-runtime ] || { echo "no .gpu-runtime: run ../shared/gpu-host/pack-runtime.sh first" >&2; exit 1; }
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+# the build directory as it is, less what only linking needed
+mkdir -p "$stage/$(dirname "$build")"
+cp -a "$build" "$stage/$build"
+find "$stage/$build" \( -name '*.o' -o -name '*.a' \) -delete
+find "$stage/$build" -type f -perm -u+x -print0 | while IFS= read -r -d '' f; do
+  if head -c 4 "$f" | grep -q ELF; then strip --strip-debug "$f" 2>/dev/null || true; fi
+done
+find "$stage/$build" -name '*.so*' -type f -print0 | xargs -0 -r strip --strip-debug 2>/dev/null || true
+mkdir -p "$(dirname "$out")"
+tar -czf "$out" -C "$stage" "$build" -C "$PWD" .gpu-runtime "$@"
+size=$(stat -c %s "$out")
+tracked=$(git ls-files -z | xargs -0 du -cb | tail -1 | cut -f1)
+echo "gpu-bundle: $out $((size / 1048576)) MiB, tracked files $((tracked / 1048576)) MiB"
+if [ $((size + tracked)) -gt $((63 * 1048576)) ]; then
+  echo "gpu-bundle: over the 64 MiB carry: carry less" >&2
+  exit 1
+fi
