@@ -223,9 +223,14 @@ GcvMotionCpu *gcv_motion_cpu_new (int width, int height, GcvError * err);
 GcvStatus gcv_motion_cpu_set_reference (GcvMotionCpu * ctx, const GcvPlane * luma, GcvError * err);
 /* Searches every block of the reference in `cur` and writes cols x rows
  * vectors (raster order); then `cur` becomes the reference.  Fails
- * (GCV_ERROR_INVALID) when no reference was set.  n_threads 0 = all cores. */
+ * (GCV_ERROR_INVALID) when no reference was set.  n_threads: at most that
+ * many threads (0: one per core), as many as the frame is worth
+ * (gcv-parallel.h).  Stopped (GCV_ERROR_CANCELLED): the vectors are
+ * incomplete and the reference is kept. */
 GcvStatus gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params,
     const GcvPlane * cur, GcvMotionVector * vectors, int n_threads, GcvError * err);
+/* The stop request _process watches (NULL: none). */
+void gcv_motion_cpu_set_cancel (GcvMotionCpu * ctx, const GcvCancel * cancel);
 void gcv_motion_cpu_free (GcvMotionCpu * ctx);
 
 /* ---- CUDA backend (kernels/motionest.cu; only when built with CUDA) ----

@@ -663,6 +663,7 @@ gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
   self->cpu = gcv_motion_cpu_new (width, height, &err);
   if (self->cpu == NULL)
     return gst_cuda_video_filter_set_error (error, &err);
+  gcv_motion_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
   return TRUE;
 }
 

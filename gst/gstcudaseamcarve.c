@@ -550,7 +550,10 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     }
   }
   self->cpu = gcv_seam_cpu_new (geom, &err);
-  return self->cpu != NULL || gst_cuda_video_filter_set_error (error, &err);
+  if (self->cpu == NULL)
+    return gst_cuda_video_filter_set_error (error, &err);
+  gcv_seam_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
+  return TRUE;
 }
 
 static void

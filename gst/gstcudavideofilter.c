@@ -111,7 +111,9 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
           NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_N_THREADS,
       g_param_spec_uint ("n-threads", "CPU threads",
-          "Threads for the CPU implementation (0 = one per core)",
+          "Most threads for the CPU implementation (0 = one per core); a frame gets as many as its "
+          "work is worth, and with 0 several only while the machine's cores are free (small frames "
+          "and busy machines run on one)",
           0, 1024, DEFAULT_PROP_N_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_STATS,
