@@ -273,6 +273,12 @@ int gcv_conv3d_cuda_ready (const GcvConv3dCuda * ctx);
 GcvStatus gcv_conv3d_cuda_process (GcvConv3dCuda * ctx, const GcvConv3dParams * params, int n,
     GcvPlane * out, void *stream, GcvError * err);
 void gcv_conv3d_cuda_reset (GcvConv3dCuda * ctx);
+/* The stop request _process watches (NULL: none): a baseline frame of more
+ * than some tens of milliseconds of the device then goes in bands of
+ * rows, the host at most two bands ahead, and returns GCV_ERROR_CANCELLED
+ * between them when asked (what was queued still runs: the caller waits
+ * for the stream); the outputs stay pending. */
+void gcv_conv3d_cuda_set_cancel (GcvConv3dCuda * ctx, const GcvCancel * cancel);
 void gcv_conv3d_cuda_free (GcvConv3dCuda * ctx);
 
 #ifdef __cplusplus

@@ -265,6 +265,11 @@ GcvStatus gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * l
  * caller has waited for the stream. */
 GcvStatus gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, const GcvPlane * cur,
     int row0, int row1, GcvMotionVector * vectors, void *stream, GcvError * err);
+/* The stop request _search watches (NULL: none): a full search of more
+ * than about 20 ms of the device then goes in slices, the host at most
+ * two slices ahead, and returns GCV_ERROR_CANCELLED between them when
+ * asked (what was queued still runs: the caller waits for the stream). */
+void gcv_motion_cuda_set_cancel (GcvMotionCuda * ctx, const GcvCancel * cancel);
 /* Frees the context (the caller has waited for the streams it used). */
 void gcv_motion_cuda_free (GcvMotionCuda * ctx);
 

@@ -428,6 +428,9 @@ GcvStatus gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params
     GcvPlane * out, GcvPlane * mask, void *stream, GcvError * err);
 void gcv_seam_cuda_reset (GcvSeamCuda * ctx);
 void gcv_seam_cuda_set_profiling (GcvSeamCuda * ctx, int on);
+/* The stop request _process watches between passes where the host loops
+ * over them (GPUs without cooperative launch; NULL: none). */
+void gcv_seam_cuda_set_cancel (GcvSeamCuda * ctx, const GcvCancel * cancel);
 void gcv_seam_cuda_profile (const GcvSeamCuda * ctx, GcvSeamProfile * profile);
 void gcv_seam_cuda_free (GcvSeamCuda * ctx);
 

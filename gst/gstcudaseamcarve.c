@@ -538,6 +538,7 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     self->cuda = gcv_seam_cuda_new (geom, &err);
     if (self->cuda == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
+    gcv_seam_cuda_set_cancel (self->cuda, gst_cuda_video_filter_get_cancel (filter));
     return !self->showing || gst_cuda_video_filter_device_alloc (filter, geom->in_width, geom->in_height,
         &self->dev_mask, geom->in_width, error);
   }
