@@ -6,6 +6,8 @@
 #      CUDA parity test (quick mode: every kernel instantiation)
 #   3. cuda* vs cpu* elements through gst-launch (scripts/gpu-smoke.sh)
 #   4. the benchmark, table + JSON
+#   5. what each element's slowest frame takes to stop on the GPU
+#      (tests/check/elements/stopping.c's cuda cases, stop-times.txt)
 # Logs go to $OUT (or ./gpu-proof-out).  Exit status: number of failed steps.
 # STEPS selects steps (default "test sanitize smoke bench"); SANITIZE lists
 # the CUDA test programs for step 2 (default: every tests/*-cuda-test built)
@@ -19,7 +21,7 @@ mkdir -p "$OUT"
 source .gpu-runtime/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst
 failed=0
-STEPS=${STEPS:-test sanitize smoke bench}
+STEPS=${STEPS:-test sanitize smoke bench stop}
 step() { echo "== $1: $2"; [ "$2" = ok ] || failed=$((failed + 1)); }
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 
@@ -57,5 +59,12 @@ want bench && for b in ${BENCH:-canny bsplinescale conv3d seamcarve}; do
     && step "benchmark $b" ok || step "benchmark $b" FAILED
   cat "$OUT/bench-$b.txt"
 done
+if want stop; then
+GST_CUDA_VIDEO_REQUIRE_GPU=1 GST_DEBUG=stopping:4 GCV_TEST_DATA_DIR=$PWD/tests GST_CHECKS=test_stop_slow_frame_gpu \
+  "$B/tests/elements-stopping" > "$OUT/stopping.txt" 2>&1 \
+  && step "elements stop within a second (GPU)" ok || step "elements stop within a second (GPU)" FAILED
+grep -E "stopped in|ended before|:F:" "$OUT/stopping.txt" | sed 's/.*stopping.c:[0-9]*:[A-Za-z_]*: *//' \
+  | tee "$OUT/stop-times.txt"
+fi
 echo "gpu-proof: $failed step(s) failed"
 exit $failed
