@@ -448,7 +448,8 @@ fft_kernel_spectra (GcvConv3dCpu * ctx, GcvError * err)
 
 /* fft3d: every filtered channel through the volume. */
 static GcvStatus
-process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute, GcvError * err)
+process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute,
+    GcvError * err)
 {
   const GcvConv3dGeometry *g = &ctx->geom;
   const int kt = ctx->params.kt, kx = ctx->params.kx, ky = ctx->params.ky;
@@ -521,7 +522,8 @@ process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float off
  * over the spectra, block by block, so that each frame's block is read
  * from memory once and used by every output that reads it. */
 static GcvStatus
-process_hybrid (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute, GcvError * err)
+process_hybrid (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute,
+    GcvError * err)
 {
   const GcvConv3dGeometry *g = &ctx->geom;
   const int kt = ctx->params.kt, kx = ctx->params.kx, ky = ctx->params.ky;
@@ -795,8 +797,8 @@ gcv_conv3d_cpu_push (GcvConv3dCpu * ctx, const GcvPlane * in, GcvError * err)
       GcvStatus st;
       fill_frame (ctx, in, c, ctx->frame, ctx->nx);
       st = gcv_real_fft_forward (ctx->fft, ctx->frame,
-          ctx->spec + ctx->spec_stride * ((size_t) slot * ctx->n_filtered + ctx->filtered_index[c]), ctx->cancel,
-          err);
+          ctx->spec + ctx->spec_stride * ((size_t) slot * ctx->n_filtered + ctx->filtered_index[c]),
+          ctx->cancel, err);
       if (st != GCV_OK)
         return st;
 #endif

@@ -197,8 +197,8 @@ gcv_real_fft_forward (GcvRealFft * fft, float *real, fftwf_complex * cplx, const
     for (r0 = 0; r0 < fft->ny; r0 += fft->rows_chunk) {
       if (gcv_cancel_requested (cancel))
         return gcv_cancel_check (cancel, "conv3d: FFT", err);
-      fftwf_execute_dft_r2c (fft->x_fwd[r0 + fft->rows_chunk > fft->ny], real + fft->real_plane * z + fft->row * r0,
-          cplx + fft->plane * z + (size_t) fft->nxh * r0);
+      fftwf_execute_dft_r2c (fft->x_fwd[r0 + fft->rows_chunk > fft->ny],
+          real + fft->real_plane * z + fft->row * r0, cplx + fft->plane * z + (size_t) fft->nxh * r0);
     }
   if ((st = columns (fft, fft->y_fwd, cplx, cancel, err)) != GCV_OK)
     return st;

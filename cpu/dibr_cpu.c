@@ -172,7 +172,8 @@ select_kth (int32_t * a, int n, int k)
 }
 
 static void
-decode_plane (const GcvDibrView * v, int zero_is_unknown, int32_t * out, int n_threads, const GcvCancel * cancel)
+decode_plane (const GcvDibrView * v, int zero_is_unknown, int32_t * out, int n_threads,
+    const GcvCancel * cancel)
 {
   int w = v->depth.width, h = v->depth.height, y;
   int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * w * h);

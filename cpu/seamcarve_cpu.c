@@ -1336,7 +1336,8 @@ build_mask (GcvSeamCpu *ctx, const Stage *st, int ns, GcvPlane *mask, int nt)
   }
   M0 = ctx->prev_mask[s0->dir];
   if (ns == 2)                  /* stage 1's mask, R1 x a1 = b0 x R0, turned to R0 x b0 */
-    transpose_u8 (ctx->prev_mask[st[1].dir], st[1].a, ctx->scratch, s0->b, st[1].rows, st[1].a, nt, ctx->cancel);
+    transpose_u8 (ctx->prev_mask[st[1].dir], st[1].a, ctx->scratch, s0->b, st[1].rows, st[1].a, nt,
+        ctx->cancel);
 
 #pragma omp parallel for num_threads(team (nt, (size_t) s0->rows * s0->a)) schedule(static)
   for (i = 0; i < s0->rows; i++) {

@@ -806,7 +806,8 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
               neighbours : N) + (ctx->n_hist > 0)));
 
   if (!gcv_ensure_capacity ((void **) &ctx->ncm, &ctx->cap_ncm, (size_t) N * mm, sizeof (int16_t))
-      || !gcv_ensure_capacity ((void **) &ctx->scratch, &ctx->cap_scratch, (size_t) nt_vcm * mm, sizeof (int64_t))
+      || !gcv_ensure_capacity ((void **) &ctx->scratch, &ctx->cap_scratch, (size_t) nt_vcm * mm,
+          sizeof (int64_t))
       || !gcv_ensure_capacity ((void **) &ctx->scratch32, &ctx->cap_scratch32, (size_t) nt_vcm * mm,
           sizeof (int32_t))) {
     gcv_error_set (err, GCV_ERROR_NO_MEMORY, "vcm: out of host memory for %d correlation maps of %dx%d", N,

@@ -1163,7 +1163,8 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   {
     GcvPlane colour = { self->colour, W, H, (gsize) W * 4 };
     GcvPlane depth = { self->depth, W, H, (gsize) W * (bits / 8) };
-    if (gcv_dibr_unpack (&packed, &colour, &depth, nt, gst_cuda_video_filter_get_cancel (filter), &err) != GCV_OK)
+    if (gcv_dibr_unpack (&packed, &colour, &depth, nt, gst_cuda_video_filter_get_cancel (filter),
+            &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "Unpacking the frame", &err);
     view.rgba = colour;
     view.depth = depth;

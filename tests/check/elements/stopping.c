@@ -250,8 +250,8 @@ stop_slow_frame (const SlowCase * c, const gchar * name, GstElement * e, GstBus 
   p.bufs = g_new0 (GstBuffer *, c->frames);
   for (k = 0; k < c->frames; k++)
     p.bufs[k] = slow_frame_buffer (c, (gint) k);
-  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, count_arrivals, &p,
-      NULL);
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, count_arrivals,
+      &p, NULL);
 
   thread = g_thread_new ("push", push_frames, &p);
   wait_arrival (&p, what);
