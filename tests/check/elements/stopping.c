@@ -11,9 +11,9 @@
  * frames a fresh one gives.  The cuda* elements run the same cases where
  * there is no GPU (their CPU fallback) and on the GPU where there is one.
  *
- * GCV_TEST_QUICK (the valgrind setup): five of the cases on 512 x 512
- * frames, which memcheck makes as slow, for what the stop does to memory;
- * the times are not checked there.
+ * GCV_TEST_QUICK (the valgrind setup): five of the cases (no FFT: see
+ * quick_cases) on 512 x 512 frames, which memcheck makes as slow, for what
+ * the stop does to memory; the times are not checked there.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -366,7 +366,7 @@ check_case (const SlowCase * c, const gchar * prefix, StopKind kind)
   if (c->small_props)
     set_props (e, c->small_props);
   got = run_clip (c, e);
-  fresh = gst_element_factory_make (name, NULL);
+  fresh = gst_object_ref_sink (gst_element_factory_make (name, NULL));
   set_props (fresh, c->props);
   if (c->small_props)
     set_props (fresh, c->small_props);
@@ -379,6 +379,7 @@ check_case (const SlowCase * c, const gchar * prefix, StopKind kind)
   g_free (what);
   g_ptr_array_unref (got);
   g_ptr_array_unref (ref);
+  gst_object_unref (fresh);
   gst_element_set_bus (e, NULL);
   gst_object_unref (e);
   gst_bus_set_flushing (bus, TRUE);
@@ -419,13 +420,17 @@ GST_START_TEST (test_flush_slow_frame)
 
 GST_END_TEST;
 
-/* GCV_TEST_QUICK: conv3d baseline and fft-hybrid, motionest full, dibr and
- * seamcarve, small (every frame may end first: memcheck's speed varies). */
+/* GCV_TEST_QUICK: conv3d baseline, motionest full and MODS, dibr and
+ * seamcarve, small (every frame may end first: memcheck's speed varies).
+ * No FFT case: FFTW's planner, made once by fftwf_init_threads, shows as
+ * definitely lost under memcheck once a streaming thread that ran an FFT
+ * has exited (the same with the plugin before the stop request: a
+ * gst-launch-1.0 of cpuconv3d algorithm=fft-hybrid at 512 x 512). */
 static const SlowCase quick_cases[] = {
   {"conv3d", "size=31 temporal-size=31 algorithm=baseline", GST_VIDEO_FORMAT_GRAY8, 512, 512, NULL, 1, TRUE,
         FALSE, NULL, NULL, TRUE},
-  {"conv3d", "size=31 temporal-size=1 algorithm=fft-hybrid", GST_VIDEO_FORMAT_GRAY8, 512, 512, NULL, 1, FALSE,
-        FALSE, NULL, NULL, TRUE},
+  {"motionest", "search-range-x=128 search-range-y=128 subpel=quarter block-width=4 block-height=4 "
+        "method=mods", GST_VIDEO_FORMAT_GRAY8, 512, 512, NULL, 2, FALSE, FALSE, NULL, NULL, TRUE},
   {"motionest", "search-range-x=128 search-range-y=128 subpel=quarter block-width=4 block-height=4",
       GST_VIDEO_FORMAT_GRAY8, 512, 512, NULL, 2, FALSE, FALSE, NULL, NULL, TRUE},
   {"dibr", "dcbf-size=31 median-size=15", GST_VIDEO_FORMAT_RGBA, 1024, 512, NULL, 1, FALSE, TRUE, NULL, NULL,
