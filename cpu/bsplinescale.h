@@ -123,13 +123,17 @@ GcvStatus gcv_scale_process_check (const GcvScaleGeometry * geom, const GcvScale
     const GcvPlane * in, const GcvPlane * out, GcvError * err);
 
 /* CPU backend: one context per plane geometry, all working memory made in
- * _new.  Planes: width/height in pixels, stride in bytes.  n_threads 0 =
- * all cores. */
+ * _new.  Planes: width/height in pixels, stride in bytes.  n_threads: at
+ * most that many threads (0: one per core), as many as the frame is worth
+ * (gcv-parallel.h). */
 typedef struct _GcvScaleCpu GcvScaleCpu;
 
 GcvScaleCpu *gcv_scale_cpu_new (const GcvScaleGeometry * geom, GcvError * err);
 GcvStatus gcv_scale_cpu_process (GcvScaleCpu * ctx, const GcvScaleParams * params,
     const GcvPlane * in, GcvPlane * out, int n_threads, GcvError * err);
+/* The stop request _process watches (NULL: none); stopped, it returns
+ * GCV_ERROR_CANCELLED with the output incomplete. */
+void gcv_scale_cpu_set_cancel (GcvScaleCpu * ctx, const GcvCancel * cancel);
 void gcv_scale_cpu_free (GcvScaleCpu * ctx);
 
 /* CUDA backend (kernels/bsplinescale.cu; only when built with CUDA).  All

@@ -73,10 +73,14 @@ typedef struct _GcvCannyCpu GcvCannyCpu;
 
 GcvCannyCpu *gcv_canny_cpu_new (GcvLumaInput input, int width, int height, GcvError * err);
 /* in: the luma-bearing plane (layout as given to _new); out: GRAY8 plane of
- * the same size.  n_threads 0 = all cores. */
+ * the same size.  n_threads: at most that many threads (0: one per core),
+ * as many as the frame is worth (gcv-parallel.h). */
 GcvStatus gcv_canny_cpu_process (GcvCannyCpu * ctx, const GcvCannyParams * params,
     const GcvPlane * in, GcvPlane * out, int n_threads, GcvError * err);
 void gcv_canny_cpu_free (GcvCannyCpu * ctx);
+/* The stop request _process watches (between rows, and in the flood fill
+ * of the hysteresis); NULL: none. */
+void gcv_canny_cpu_set_cancel (GcvCannyCpu * ctx, const GcvCancel * cancel);
 
 /* CUDA backend (kernels/canny.cu; only when built with CUDA).  All device
  * memory is allocated in _new; _process only launches on `stream` (a

@@ -223,7 +223,9 @@ GcvStatus gcv_conv3d_push_check (const GcvConv3dGeometry * geom, const GcvConv3d
 
 /* ---- CPU backend (cpu/conv3d_cpu.c) -------------------------------------
  * All working memory (the float ring, FFTW plans and buffers) is made in
- * _new; FFTW plans are made once there.  n_threads 0 = all cores.
+ * _new; FFTW plans are made once there.  n_threads: at most that many
+ * threads (0: one per core), as many as each loop is worth
+ * (gcv-parallel.h).
  * baseline: the direct loops as written (one output at a time, every tap
  * read from the ring); shared and streaming: the cache-blocked direct
  * algorithm (tiles of the output with their apron in cache, the CPU's
@@ -245,6 +247,10 @@ GcvStatus gcv_conv3d_cpu_process (GcvConv3dCpu * ctx, const GcvConv3dParams * pa
     GcvPlane * out, GcvError * err);
 /* Forgets every frame (FLUSH): the next push is frame 0. */
 void gcv_conv3d_cpu_reset (GcvConv3dCpu * ctx);
+/* The stop request _push and _process watch (NULL: none).  Stopped, they
+ * return GCV_ERROR_CANCELLED: the frame is not pushed, the outputs stay
+ * pending (incomplete in `out`). */
+void gcv_conv3d_cpu_set_cancel (GcvConv3dCpu * ctx, const GcvCancel * cancel);
 void gcv_conv3d_cpu_free (GcvConv3dCpu * ctx);
 
 /* ---- CUDA backend (kernels/conv3d.cu; only when built with CUDA) --------
@@ -268,6 +274,12 @@ int gcv_conv3d_cuda_ready (const GcvConv3dCuda * ctx);
 GcvStatus gcv_conv3d_cuda_process (GcvConv3dCuda * ctx, const GcvConv3dParams * params, int n,
     GcvPlane * out, void *stream, GcvError * err);
 void gcv_conv3d_cuda_reset (GcvConv3dCuda * ctx);
+/* The stop request _process watches (NULL: none): a baseline frame of more
+ * than some tens of milliseconds of the device then goes in bands of
+ * rows, the host at most two bands ahead, and returns GCV_ERROR_CANCELLED
+ * between them when asked (what was queued still runs: the caller waits
+ * for the stream); the outputs stay pending. */
+void gcv_conv3d_cuda_set_cancel (GcvConv3dCuda * ctx, const GcvCancel * cancel);
 void gcv_conv3d_cuda_free (GcvConv3dCuda * ctx);
 
 #ifdef __cplusplus

@@ -26,7 +26,8 @@
  *    border-resolved) is copied into a zero-padded nz x ny x nx volume,
  *    nx >= W + kx - 1 (even), ny >= H + ky - 1, nz >= kt + max_outputs - 1
  *    (2, 3, 5, 7-smooth), and convolved circularly with the kernel (one forward
- *    and one inverse 3-D real FFT, FFTW3, in place).  The padded sizes make
+ *    and one inverse 3-D real FFT, in place: rows of 2 (nx / 2 + 1) floats,
+ *    planes `vol_plane` complex values apart).  The padded sizes make
  *    the circular result exact where it is read: output o, row y, column x
  *    is at (o + kt - 1, y + ky - 1, x + kx - 1).  The kernel's spectrum
  *    (scaled by 1 / (nx ny nz)) is remade only when the coefficients change.
@@ -35,40 +36,43 @@
  *    sum_l Kspec_l x Vspec_{src(l)} (zero frames skipped) and one inverse
  *    2-D FFT, read at (y + ky - 1, x + kx - 1).  The kt kernel spectra are
  *    remade when the coefficients change.
- * FFTW plans are made once, in _new, with FFTW_ESTIMATE (FFTW_MEASURE took
- * about 0.6 s per plan at 720x560 and was no faster there); FFTW's parallel
- * loops run on the OpenMP team (fftwf_threads_set_callback: with FFTW's own
- * pool beside OpenMP's, workers spinning after an OpenMP loop cost the FFTs
- * up to half their speed on two cores).  All buffers are made in _new;
- * nothing is allocated per frame.  Loops with less than PARALLEL_MIN work
- * stay on the calling thread.  GCV_CONV3D_CPU_KERNEL=generic or avx2 caps
- * the direct row kernel (the tests run each).
+ * The FFTs are FFTW3's, one axis at a time in chunks of bounded size
+ * (cpu/conv3d_fft.h), so that a stop request is seen between chunks; their
+ * plans are made once, in _new, with FFTW_ESTIMATE (FFTW_MEASURE took
+ * about 0.6 s per plan at 720x560 and was no faster there).  All buffers
+ * are made in _new; nothing is allocated per frame.  Every loop gets as
+ * many threads as its work is worth (gcv-parallel.h), and every loop over
+ * rows or spectrum blocks looks at the stop request before each of them
+ * (baseline: each segment of BASELINE_SEGMENT outputs of a row, a row of
+ * 32768 samples with 31 x 31 x 31 taps being seconds).
+ * GCV_CONV3D_CPU_KERNEL=generic or avx2 caps the direct row kernel (the
+ * tests run each).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "conv3d.h"
+#include "gcv-parallel.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #ifdef GCV_HAVE_FFTW
-#include <fftw3.h>
-#include <pthread.h>
+#include "conv3d_fft.h"
 #endif
 
 #define ROW_BLOCK_MAX 128       /* the widest row block of the direct kernels, floats */
 #define SPEC_BLOCK 512          /* complex values per work item of the hybrid's tap sums */
-/* Work (samples, or multiply-adds / 16) under which a loop stays on the
- * calling thread: a team's wake-up and barrier cost more than such a loop
- * saves (tens of microseconds; milliseconds on a loaded or virtual
- * machine, where a worker may wait for a time slice). */
-#define PARALLEL_MIN 262144
+#define BASELINE_SEGMENT 1024   /* outputs of a row per work item of the baseline */
+/* One core's time per unit of the loops, what their teams are sized by: a
+ * sample copied or stored, a tap of the baseline and of the vectorised
+ * direct kernel (GRAY8 1080p, 5 x 5 x 5: 177 and 23 ms a frame, AVX-512),
+ * a complex multiply-add. */
+#define NS_PER_SAMPLE 1.0
+#define NS_PER_BASELINE_TAP 0.7
+#define NS_PER_VECTOR_TAP 0.09
+#define NS_PER_COMPLEX_MAC 1.0
 
 /* Computes acc[0 .. w) (and up to the next multiple of the block) of one
  * output row: acc[x] = sum_r sum_i krows[r][i] * rows[r][x - i]. */
@@ -82,7 +86,9 @@ struct _GcvConv3dCpu
   float *coef;                  /* the coefficients the context works with */
   int have_coef;                /* coef (and the spectra) are valid */
   GcvConv3dTimeline tl;
-  int nt;                       /* threads */
+  int n_threads;                /* as given to _new */
+  int nt;                       /* the most threads a loop gets (acc rows) */
+  const GcvCancel *cancel;
   int rx, ry, rt, n_taps;
   int ext_w, ext_h;             /* W + 2 rx, H + 2 ry */
   size_t pw;                    /* ring row stride, floats */
@@ -99,7 +105,8 @@ struct _GcvConv3dCpu
 #ifdef GCV_HAVE_FFTW
   int nx, ny, nz;               /* FFT sizes (nz: fft3d only) */
   size_t nxh;                   /* nx / 2 + 1 complex per spectrum row */
-  fftwf_plan fwd, inv;
+  GcvRealFft *fft;
+  size_t vol_plane;             /* fft3d: complex per plane of the volumes (ny nxh, rounded up to 8) */
   float *vol, *kvol;            /* fft3d: in-place volumes, rows of 2 nxh floats */
   int *window;                  /* fft3d: nz ring slots (-1: zero frame) */
   float *frame;                 /* hybrid: ny x nx, the bordered frame, zero around */
@@ -184,13 +191,6 @@ choose_row_kernel (void)
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-/* Whether a loop of `work` is worth waking the team for. */
-static int
-worth_threads (size_t work)
-{
-  return work >= PARALLEL_MIN;
-}
-
 static int
 filtered (const GcvConv3dGeometry * g, int c)
 {
@@ -203,6 +203,23 @@ static float *
 ring_plane (const GcvConv3dCpu * ctx, int slot, int c)
 {
   return ctx->plane[(size_t) slot * ctx->geom.channels + c];
+}
+
+/* Zeroes n floats at p a few megabytes at a time, until a stop is asked
+ * for (the first touch of a large buffer is slow on some machines);
+ * returns whether it finished. */
+static int
+zero_floats (float *p, size_t n, const GcvCancel * cancel)
+{
+  const size_t chunk = 1 << 20;
+  size_t i;
+
+  for (i = 0; i < n; i += chunk) {
+    if (gcv_cancel_requested (cancel))
+      return 0;
+    memset (p + i, 0, sizeof (float) * (n - i < chunk ? n - i : chunk));
+  }
+  return 1;
 }
 
 /* Fills the bordered frame of channel c of `in` into dst (ext_h rows of
@@ -224,15 +241,17 @@ fill_frame (const GcvConv3dCpu * ctx, const GcvPlane * in, int c, float *dst, si
 {
   const GcvConv3dGeometry *g = &ctx->geom;
   const int C = g->channels, W = g->width, rx = ctx->rx;
+  const int nt = gcv_parallel_threads (ctx->n_threads, NS_PER_SAMPLE * ctx->ext_w * ctx->ext_h);
   int py;
 
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads ((size_t) ctx->ext_w * ctx->ext_h))
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (py = 0; py < ctx->ext_h; py++) {
     float *d = dst + dstride * py;
     int sy = ctx->ymap[py];
     const uint8_t *row;
 
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (sy < 0) {
       memset (d, 0, sizeof (float) * ctx->ext_w);
       continue;
@@ -247,13 +266,14 @@ fill_frame (const GcvConv3dCpu * ctx, const GcvPlane * in, int c, float *dst, si
   }
 }
 
-/* The contract's output of one row: v = scale * acc, |v| when absolute,
- * + offset; integers rounded half to even and clamped. */
+/* The contract's output of samples x0 .. x0 + w - 1 of one row: v = scale
+ * * acc, |v| when absolute, + offset; integers rounded half to even and
+ * clamped. */
 static void
-store_row (const GcvPlane * out, GcvSampleType type, int C, int c, int y, const float *acc, int w,
+store_row (const GcvPlane * out, GcvSampleType type, int C, int c, int y, int x0, const float *acc, int w,
     float scale, float offset, int absolute)
 {
-  uint8_t *row = (uint8_t *) out->data + out->stride * y;
+  uint8_t *row = (uint8_t *) out->data + out->stride * y + gcv_sample_bytes (type) * (size_t) C * x0;
   int x;
 
   if (type == GCV_SAMPLE_U8) {
@@ -320,46 +340,13 @@ gcv_conv3d_cpu_have_fft (void)
 }
 
 #ifdef GCV_HAVE_FFTW
-static pthread_once_t fftw_once = PTHREAD_ONCE_INIT;
-/* FFTW's planner is made thread safe, but plan_with_nthreads is a global
- * setting: plans are made and destroyed under this lock. */
-static pthread_mutex_t fftw_lock = PTHREAD_MUTEX_INITIALIZER;
-static int fftw_threads;
-
-#ifdef _OPENMP
-/* FFTW's parallel loops on the OpenMP team the other loops use: with
- * FFTW's own thread pool next to OpenMP's, an OpenMP worker still spinning
- * after a loop competes with FFTW's workers for the cores. */
-static void
-fftw_omp_loop (void *(*work) (char *), char *jobdata, size_t elsize, int njobs, void *data)
-{
-  int i;
-
-#pragma omp parallel for num_threads(njobs) schedule(static)
-  for (i = 0; i < njobs; i++)
-    work (jobdata + elsize * i);
-}
-#endif
-
-static void
-fftw_init (void)
-{
-  fftw_threads = fftwf_init_threads ();
-  fftwf_make_planner_thread_safe ();
-#ifdef _OPENMP
-  fftwf_threads_set_callback (fftw_omp_loop, NULL);
-#endif
-}
-
 static GcvStatus
 fft_setup (GcvConv3dCpu * ctx, GcvError * err)
 {
   const GcvConv3dParams *p = &ctx->params;
   const int fft3d = p->algorithm == GCV_CONV3D_FFT3D;
   size_t n2;
-  int flags = FFTW_ESTIMATE;
 
-  pthread_once (&fftw_once, fftw_init);
   ctx->nx = gcv_conv3d_fft_size (ctx->ext_w, 1);
   ctx->ny = gcv_conv3d_fft_size (ctx->ext_h, 0);
   ctx->nz = fft3d ? gcv_conv3d_fft_size (p->kt + ctx->geom.max_outputs - 1, 0) : 1;
@@ -367,12 +354,21 @@ fft_setup (GcvConv3dCpu * ctx, GcvError * err)
   n2 = (size_t) ctx->ny * ctx->nxh;
 
   if (fft3d) {
-    size_t n = (size_t) ctx->nz * n2 * 2;
+    size_t n;
+    /* 64-byte steps: every plane aligned alike (conv3d_fft.h) */
+    ctx->vol_plane = (n2 + 7) & ~(size_t) 7;
+    n = (size_t) ctx->nz * ctx->vol_plane * 2;
     ctx->vol = fftwf_malloc (sizeof (float) * n);
     ctx->kvol = fftwf_malloc (sizeof (float) * n);
     ctx->window = malloc (sizeof (int) * ctx->nz);
     if (!ctx->vol || !ctx->kvol || !ctx->window)
       goto no_memory;
+    /* what lies between the planes is never written again (the planes
+     * themselves are, row by row, at every frame) */
+    for (int z = 0; z < ctx->nz; z++)
+      memset (ctx->vol + 2 * (ctx->vol_plane * z + n2), 0, sizeof (float) * 2 * (ctx->vol_plane - n2));
+    ctx->fft = gcv_real_fft_new (ctx->nx, ctx->ny, ctx->nz, 2 * ctx->nxh, 2 * ctx->vol_plane, ctx->vol_plane,
+        ctx->vol, (fftwf_complex *) ctx->vol, ctx->n_threads, err);
   } else {
     size_t frame = (size_t) ctx->nx * ctx->ny, n_spec;
     ctx->spec_stride = (n2 + 7) & ~(size_t) 7;  /* 64-byte steps: every spectrum aligned alike */
@@ -385,32 +381,15 @@ fft_setup (GcvConv3dCpu * ctx, GcvError * err)
     ctx->sum = fftwf_malloc (sizeof (fftwf_complex) * ctx->spec_stride * ctx->geom.max_outputs);
     if (!ctx->frame || !ctx->kframe || !ctx->result || !ctx->spec || !ctx->kspec || !ctx->sum)
       goto no_memory;
+    /* the zero padding around the frame is never written again (the
+     * kernel slices' are made with them) */
+    for (int y = 0; y < ctx->ny; y++)
+      memset (ctx->frame + (size_t) ctx->nx * y + (y < ctx->ext_h ? ctx->ext_w : 0), 0,
+          sizeof (float) * (ctx->nx - (y < ctx->ext_h ? ctx->ext_w : 0)));
+    ctx->fft = gcv_real_fft_new (ctx->nx, ctx->ny, 1, ctx->nx, frame, ctx->spec_stride, ctx->frame, ctx->spec,
+        ctx->n_threads, err);
   }
-
-  pthread_mutex_lock (&fftw_lock);
-  if (fftw_threads)
-    fftwf_plan_with_nthreads (ctx->nt);
-  if (fft3d) {
-    ctx->fwd = fftwf_plan_dft_r2c_3d (ctx->nz, ctx->ny, ctx->nx, ctx->vol,
-        (fftwf_complex *) ctx->vol, flags);
-    ctx->inv = fftwf_plan_dft_c2r_3d (ctx->nz, ctx->ny, ctx->nx, (fftwf_complex *) ctx->vol,
-        ctx->vol, flags);
-  } else {
-    ctx->fwd = fftwf_plan_dft_r2c_2d (ctx->ny, ctx->nx, ctx->frame, ctx->spec, flags);
-    ctx->inv = fftwf_plan_dft_c2r_2d (ctx->ny, ctx->nx, ctx->sum, ctx->result, flags);
-  }
-  pthread_mutex_unlock (&fftw_lock);
-  if (!ctx->fwd || !ctx->inv) {
-    gcv_error_set (err, GCV_ERROR_INVALID, "conv3d: FFTW could not plan a %dx%dx%d transform",
-        ctx->nx, ctx->ny, ctx->nz);
-    return GCV_ERROR_INVALID;
-  }
-  /* the zero padding around the frame is never written again */
-  if (!fft3d) {
-    memset (ctx->frame, 0, sizeof (float) * ctx->nx * ctx->ny);
-    memset (ctx->kframe, 0, sizeof (float) * ctx->nx * ctx->ny);
-  }
-  return GCV_OK;
+  return ctx->fft ? GCV_OK : GCV_ERROR_INVALID;
 
 no_memory:
   gcv_error_set (err, GCV_ERROR_NO_MEMORY, "conv3d: no memory for the %s buffers (%dx%dx%d)",
@@ -421,14 +400,7 @@ no_memory:
 static void
 fft_clear (GcvConv3dCpu * ctx)
 {
-  if (ctx->fwd || ctx->inv) {
-    pthread_mutex_lock (&fftw_lock);
-    if (ctx->fwd)
-      fftwf_destroy_plan (ctx->fwd);
-    if (ctx->inv)
-      fftwf_destroy_plan (ctx->inv);
-    pthread_mutex_unlock (&fftw_lock);
-  }
+  gcv_real_fft_free (ctx->fft);
   fftwf_free (ctx->vol);
   fftwf_free (ctx->kvol);
   free (ctx->window);
@@ -442,43 +414,52 @@ fft_clear (GcvConv3dCpu * ctx)
 
 /* The kernel's spectrum (fft3d) or its kt slice spectra (hybrid), scaled
  * by the inverse transform's 1 / N. */
-static void
-fft_kernel_spectra (GcvConv3dCpu * ctx)
+static GcvStatus
+fft_kernel_spectra (GcvConv3dCpu * ctx, GcvError * err)
 {
   const GcvConv3dParams *p = &ctx->params;
+  GcvStatus st = GCV_OK;
   int i, j, l;
 
   if (p->algorithm == GCV_CONV3D_FFT3D) {
-    const size_t row = 2 * ctx->nxh, frame = row * ctx->ny;
+    const size_t row = 2 * ctx->nxh, plane = 2 * ctx->vol_plane;
     const double norm = 1.0 / ((double) ctx->nx * ctx->ny * ctx->nz);
-    memset (ctx->kvol, 0, sizeof (float) * frame * ctx->nz);
+    if (!zero_floats (ctx->kvol, plane * ctx->nz, ctx->cancel))
+      return gcv_cancel_check (ctx->cancel, "conv3d", err);
     for (l = 0; l < p->kt; l++)
       for (j = 0; j < p->ky; j++)
         for (i = 0; i < p->kx; i++)
-          ctx->kvol[frame * l + row * j + i] =
-              (float) (ctx->coef[i + p->kx * (j + p->ky * l)] * norm);
-    fftwf_execute_dft_r2c (ctx->fwd, ctx->kvol, (fftwf_complex *) ctx->kvol);
-  } else {
+          ctx->kvol[plane * l + row * j + i] = (float) (ctx->coef[i + p->kx * (j + p->ky * l)] * norm);
+    return gcv_real_fft_forward (ctx->fft, ctx->kvol, (fftwf_complex *) ctx->kvol, ctx->cancel, err);
+  }
+  {
     const double norm = 1.0 / ((double) ctx->nx * ctx->ny);
-    for (l = 0; l < p->kt; l++) {
+    if (!zero_floats (ctx->kframe, (size_t) ctx->nx * ctx->ny, ctx->cancel))
+      return gcv_cancel_check (ctx->cancel, "conv3d", err);
+    for (l = 0; l < p->kt && st == GCV_OK; l++) {
       for (j = 0; j < p->ky; j++)
         for (i = 0; i < p->kx; i++)
-          ctx->kframe[(size_t) ctx->nx * j + i] =
-              (float) (ctx->coef[i + p->kx * (j + p->ky * l)] * norm);
-      fftwf_execute_dft_r2c (ctx->fwd, ctx->kframe, ctx->kspec + ctx->spec_stride * l);
+          ctx->kframe[(size_t) ctx->nx * j + i] = (float) (ctx->coef[i + p->kx * (j + p->ky * l)] * norm);
+      st = gcv_real_fft_forward (ctx->fft, ctx->kframe, ctx->kspec + ctx->spec_stride * l, ctx->cancel, err);
     }
   }
+  return st;
 }
 
 /* fft3d: every filtered channel through the volume. */
-static void
-process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute)
+static GcvStatus
+process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute,
+    GcvError * err)
 {
   const GcvConv3dGeometry *g = &ctx->geom;
   const int kt = ctx->params.kt, kx = ctx->params.kx, ky = ctx->params.ky;
-  const size_t row = 2 * ctx->nxh, frame = row * ctx->ny, n_cplx = ctx->nz * ctx->ny * ctx->nxh;
+  const size_t row = 2 * ctx->nxh, plane = 2 * ctx->vol_plane, n_cplx = ctx->nz * ctx->vol_plane;
+  const long n_rows = (long) ctx->nz * ctx->ny;
+  const int nt_copy = gcv_parallel_threads (ctx->n_threads, NS_PER_SAMPLE * n_rows * row);
+  const int nt_product = gcv_parallel_threads (ctx->n_threads, NS_PER_COMPLEX_MAC * n_cplx);
+  const int nt_store = gcv_parallel_threads (ctx->n_threads, NS_PER_SAMPLE * n * g->width * g->height);
+  GcvStatus st;
   int w, o, l, f;
-
   /* window frame w is source t0 - rt + w: tap l of output o reads w = o + kt - 1 - l */
   for (w = 0; w < ctx->nz; w++)
     ctx->window[w] = -1;
@@ -488,16 +469,17 @@ process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float off
 
   for (f = 0; f < ctx->n_filtered; f++) {
     const int c = ctx->filtered[f];
-    long task, n_rows = (long) ctx->nz * ctx->ny;
     fftwf_complex *v = (fftwf_complex *) ctx->vol;
     const fftwf_complex *k = (const fftwf_complex *) ctx->kvol;
-    long e;
+    const long n_product_blocks = (long) ((n_cplx + SPEC_BLOCK - 1) / SPEC_BLOCK);
+    long task, b;
 
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads (n_rows * row))
+#pragma omp parallel for num_threads(nt_copy) schedule(static) if (nt_copy > 1)
     for (task = 0; task < n_rows; task++) {
       int wz = (int) (task / ctx->ny), py = (int) (task % ctx->ny);
-      float *d = ctx->vol + frame * wz + row * py;
+      float *d = ctx->vol + plane * wz + row * py;
+      if (gcv_cancel_requested (ctx->cancel))
+        continue;
       if (ctx->window[wz] >= 0 && py < ctx->ext_h) {
         memcpy (d, ring_plane (ctx, ctx->window[wz], c) + ctx->pw * py,
             sizeof (float) * ctx->ext_w);
@@ -506,50 +488,63 @@ process_fft3d (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float off
         memset (d, 0, sizeof (float) * row);
       }
     }
-    fftwf_execute (ctx->fwd);
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads (n_cplx))
-    for (e = 0; e < (long) n_cplx; e++) {
-      float re = v[e][0] * k[e][0] - v[e][1] * k[e][1];
-      float im = v[e][0] * k[e][1] + v[e][1] * k[e][0];
-      v[e][0] = re;
-      v[e][1] = im;
+    if ((st = gcv_real_fft_forward (ctx->fft, ctx->vol, v, ctx->cancel, err)) != GCV_OK)
+      return st;
+#pragma omp parallel for num_threads(nt_product) schedule(static) if (nt_product > 1)
+    for (b = 0; b < n_product_blocks; b++) {
+      const long e1 = (b + 1) * SPEC_BLOCK < (long) n_cplx ? (b + 1) * SPEC_BLOCK : (long) n_cplx;
+      if (gcv_cancel_requested (ctx->cancel))
+        continue;
+      for (long e = b * SPEC_BLOCK; e < e1; e++) {
+        float re = v[e][0] * k[e][0] - v[e][1] * k[e][1];
+        float im = v[e][0] * k[e][1] + v[e][1] * k[e][0];
+        v[e][0] = re;
+        v[e][1] = im;
+      }
     }
-    fftwf_execute (ctx->inv);
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads ((size_t) n * g->width * g->height))
+    if ((st = gcv_real_fft_inverse (ctx->fft, v, ctx->vol, ctx->cancel, err)) != GCV_OK)
+      return st;
+#pragma omp parallel for num_threads(nt_store) schedule(static) if (nt_store > 1)
     for (task = 0; task < (long) n * g->height; task++) {
       int oo = (int) (task / g->height), y = (int) (task % g->height);
-      store_row (&out[oo], g->type, g->channels, c, y,
-          ctx->vol + frame * (oo + kt - 1) + row * (y + ky - 1) + (kx - 1), g->width, scale, offset,
+      if (gcv_cancel_requested (ctx->cancel))
+        continue;
+      store_row (&out[oo], g->type, g->channels, c, y, 0,
+          ctx->vol + plane * (oo + kt - 1) + row * (y + ky - 1) + (kx - 1), g->width, scale, offset,
           absolute);
     }
   }
+  return GCV_OK;
 }
 
 /* fft-hybrid: for each output, the sum of its kt spectrum products, then
  * one inverse 2-D FFT.  The sums of all n outputs are made in one pass
  * over the spectra, block by block, so that each frame's block is read
  * from memory once and used by every output that reads it. */
-static void
-process_hybrid (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute)
+static GcvStatus
+process_hybrid (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute,
+    GcvError * err)
 {
   const GcvConv3dGeometry *g = &ctx->geom;
   const int kt = ctx->params.kt, kx = ctx->params.kx, ky = ctx->params.ky;
   const size_t n2 = (size_t) ctx->ny * ctx->nxh;
   const long n_blocks = (long) ((n2 + SPEC_BLOCK - 1) / SPEC_BLOCK);
+  const int nt_sums = gcv_parallel_threads (ctx->n_threads, NS_PER_COMPLEX_MAC * n2 * kt * n);
+  const int nt_store = gcv_parallel_threads (ctx->n_threads, NS_PER_SAMPLE * g->width * g->height);
+  GcvStatus st;
   int o, f;
 
   for (f = 0; f < ctx->n_filtered; f++) {
     const int c = ctx->filtered[f];
     long b;
 
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads (n2 * kt * n))
+#pragma omp parallel for num_threads(nt_sums) schedule(static) if (nt_sums > 1)
     for (b = 0; b < n_blocks; b++) {
       const size_t e0 = (size_t) b * SPEC_BLOCK, len = 2 * ((e0 + SPEC_BLOCK < n2 ? e0 + SPEC_BLOCK : n2)
           - e0);
       int oo;
+      if (gcv_cancel_requested (ctx->cancel))
+        continue;
       for (oo = 0; oo < n; oo++) {
         const int *sl = ctx->slots + oo * kt;
         float *sum = (float *) (ctx->sum + ctx->spec_stride * oo + e0);
@@ -572,20 +567,25 @@ process_hybrid (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float of
     }
     for (o = 0; o < n; o++) {
       int y;
-      fftwf_execute_dft_c2r (ctx->inv, ctx->sum + ctx->spec_stride * o, ctx->result);
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads ((size_t) g->width * g->height))
+      if ((st = gcv_real_fft_inverse (ctx->fft, ctx->sum + ctx->spec_stride * o, ctx->result, ctx->cancel,
+                  err)) != GCV_OK)
+        return st;
+#pragma omp parallel for num_threads(nt_store) schedule(static) if (nt_store > 1)
       for (y = 0; y < g->height; y++)
-        store_row (&out[o], g->type, g->channels, c, y,
+        if (!gcv_cancel_requested (ctx->cancel))
+          store_row (&out[o], g->type, g->channels, c, y, 0,
             ctx->result + (size_t) ctx->nx * (y + ky - 1) + (kx - 1), g->width, scale, offset,
             absolute);
     }
   }
+  return GCV_OK;
 }
 #endif /* GCV_HAVE_FFTW */
 
 /* ---- direct algorithms ------------------------------------------------------ */
 
+/* A task is one output row of one channel (baseline: one segment of
+ * BASELINE_SEGMENT samples of it). */
 static void
 process_direct (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float offset, int absolute)
 {
@@ -593,22 +593,30 @@ process_direct (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float of
   const int kx = ctx->params.kx, ky = ctx->params.ky, kt = ctx->params.kt;
   const int H = g->height, W = g->width, nf = ctx->n_filtered;
   const int baseline = ctx->params.algorithm == GCV_CONV3D_BASELINE;
+  const int segs = baseline ? (W + BASELINE_SEGMENT - 1) / BASELINE_SEGMENT : 1;
   const size_t pw = ctx->pw;
-  const long n_tasks = (long) n * nf * H;
+  const long n_tasks = (long) n * nf * H * segs;
+  const int nt = gcv_parallel_threads (ctx->n_threads, (double) n * nf * H * W * ctx->n_taps
+      * (baseline ? NS_PER_BASELINE_TAP : NS_PER_VECTOR_TAP));
   long task;
 
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads ((size_t) n_tasks * W * ctx->n_taps / 16))
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (task = 0; task < n_tasks; task++) {
-    const int y = (int) (task % H), f = (int) ((task / H) % nf), o = (int) (task / H / nf);
+    const long row = task / segs;
+    const int y = (int) (row % H), f = (int) ((row / H) % nf), o = (int) (row / H / nf);
+    const int x0 = (int) (task % segs) * BASELINE_SEGMENT;
     const int c = ctx->filtered[f];
     const int *sl = ctx->slots + o * kt;
     float *acc = ctx->acc + ctx->acc_w * gcv_thread_index ();
+    int w = W;
 
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (baseline) {
       /* eq. 1 as written: one output sample, every tap read from the ring */
       int x, i, j, l;
-      for (x = 0; x < W; x++) {
+      w = W - x0 < BASELINE_SEGMENT ? W - x0 : BASELINE_SEGMENT;
+      for (x = x0; x < x0 + w; x++) {
         float sum = 0.0f;
         for (l = 0; l < kt; l++) {
           const float *P;
@@ -620,7 +628,7 @@ process_direct (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float of
               sum += ctx->coef[i + kx * (j + ky * l)]
                   * P[pw * (y + 2 * ctx->ry - j) + (x + 2 * ctx->rx - i)];
         }
-        acc[x] = sum;
+        acc[x - x0] = sum;
       }
     } else {
       const float *rows[GCV_CONV3D_MAX_SIZE * GCV_CONV3D_MAX_SIZE];
@@ -638,7 +646,7 @@ process_direct (GcvConv3dCpu * ctx, int n, GcvPlane * out, float scale, float of
       }
       ctx->row_kernel (rows, krows, nr, kx, W, acc);
     }
-    store_row (&out[o], g->type, g->channels, c, y, acc, W, scale, offset, absolute);
+    store_row (&out[o], g->type, g->channels, c, y, x0, acc, w, scale, offset, absolute);
   }
 }
 
@@ -651,14 +659,16 @@ copy_unfiltered (GcvConv3dCpu * ctx, int n, GcvPlane * out)
   int c;
 
   for (c = 0; c < g->channels; c++) {
+    const int nt = gcv_parallel_threads (ctx->n_threads, NS_PER_SAMPLE * n * H * g->width);
     long task;
     if (filtered (g, c))
       continue;
-#pragma omp parallel for num_threads(ctx->nt) schedule(static) \
-    if (worth_threads ((size_t) n * H * g->width))
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (task = 0; task < (long) n * H; task++) {
       const int o = (int) (task / H), y = (int) (task % H);
       const float *P = ring_plane (ctx, ctx->slots[o * kt + rt], c);
+      if (gcv_cancel_requested (ctx->cancel))
+        continue;
       copy_row (&out[o], g->type, g->channels, c, y, P + ctx->pw * (y + ctx->ry) + ctx->rx, g->width);
     }
   }
@@ -721,11 +731,8 @@ gcv_conv3d_cpu_new (const GcvConv3dGeometry * geom, const GcvConv3dParams * para
   ctx->pw = ctx->acc_w + 2 * ctx->rx;
   ctx->plane_size = ctx->pw * ctx->ext_h;
   ctx->row_kernel = choose_row_kernel ();
-#ifdef _OPENMP
-  ctx->nt = n_threads > 0 ? n_threads : omp_get_num_procs ();
-#else
-  ctx->nt = 1;
-#endif
+  ctx->n_threads = n_threads;
+  ctx->nt = gcv_parallel_max_threads (n_threads);
   for (c = 0; c < geom->channels; c++)
     if (filtered (geom, c)) {
       ctx->filtered_index[c] = ctx->n_filtered;
@@ -787,12 +794,19 @@ gcv_conv3d_cpu_push (GcvConv3dCpu * ctx, const GcvPlane * in, GcvError * err)
     } else {
 #ifdef GCV_HAVE_FFTW
       /* fft-hybrid, a filtered channel: its spectrum */
+      GcvStatus st;
       fill_frame (ctx, in, c, ctx->frame, ctx->nx);
-      fftwf_execute_dft_r2c (ctx->fwd, ctx->frame,
-          ctx->spec + ctx->spec_stride * ((size_t) slot * ctx->n_filtered + ctx->filtered_index[c]));
+      st = gcv_real_fft_forward (ctx->fft, ctx->frame,
+          ctx->spec + ctx->spec_stride * ((size_t) slot * ctx->n_filtered + ctx->filtered_index[c]),
+          ctx->cancel, err);
+      if (st != GCV_OK)
+        return st;
 #endif
     }
   }
+  /* stopped: the frame is not pushed */
+  if (gcv_cancel_requested (ctx->cancel))
+    return gcv_cancel_check (ctx->cancel, "conv3d", err);
   ctx->tl.pushed++;
   return GCV_OK;
 }
@@ -814,15 +828,18 @@ gcv_conv3d_cpu_process (GcvConv3dCpu * ctx, const GcvConv3dParams * params, int 
     GcvError * err)
 {
   const int kt = ctx->params.kt;
+  GcvStatus st = GCV_OK;
   int o;
 
   if (gcv_conv3d_process_check (&ctx->geom, &ctx->params, &ctx->tl, params, n, out, err) != GCV_OK)
     return GCV_ERROR_INVALID;
   if (!ctx->have_coef || memcmp (ctx->coef, params->coefficients, sizeof (float) * ctx->n_taps)) {
     memcpy (ctx->coef, params->coefficients, sizeof (float) * ctx->n_taps);
+    /* (stopped half-way, the spectra are remade next time) */
+    ctx->have_coef = 0;
 #ifdef GCV_HAVE_FFTW
-    if (ctx->fwd)
-      fft_kernel_spectra (ctx);
+    if (ctx->fft && (st = fft_kernel_spectra (ctx, err)) != GCV_OK)
+      return st;
 #endif
     ctx->have_coef = 1;
   }
@@ -833,10 +850,10 @@ gcv_conv3d_cpu_process (GcvConv3dCpu * ctx, const GcvConv3dParams * params, int 
     switch (ctx->params.algorithm) {
 #ifdef GCV_HAVE_FFTW
       case GCV_CONV3D_FFT3D:
-        process_fft3d (ctx, n, out, params->scale, params->offset, params->absolute);
+        st = process_fft3d (ctx, n, out, params->scale, params->offset, params->absolute, err);
         break;
       case GCV_CONV3D_FFT_HYBRID:
-        process_hybrid (ctx, n, out, params->scale, params->offset, params->absolute);
+        st = process_hybrid (ctx, n, out, params->scale, params->offset, params->absolute, err);
         break;
 #endif
       default:
@@ -844,7 +861,13 @@ gcv_conv3d_cpu_process (GcvConv3dCpu * ctx, const GcvConv3dParams * params, int 
         break;
     }
   }
-  copy_unfiltered (ctx, n, out);
+  if (st == GCV_OK)
+    copy_unfiltered (ctx, n, out);
+  /* stopped: the outputs stay pending */
+  if (st == GCV_OK)
+    st = gcv_cancel_check (ctx->cancel, "conv3d", err);
+  if (st != GCV_OK)
+    return st;
   ctx->tl.next_out += n;
   return GCV_OK;
 }
@@ -853,4 +876,10 @@ void
 gcv_conv3d_cpu_reset (GcvConv3dCpu * ctx)
 {
   gcv_conv3d_timeline_reset (&ctx->tl);
+}
+
+void
+gcv_conv3d_cpu_set_cancel (GcvConv3dCpu * ctx, const GcvCancel * cancel)
+{
+  ctx->cancel = cancel;
 }

@@ -3,13 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "depth.h"
+#include "gcv-parallel.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-/* rows of at least this many samples per thread are worth a team */
-#define MIN_SAMPLES_PER_THREAD (1 << 16)
+/* One core's time per sample of either conversion (about): what the team
+ * is sized by. */
+#define NS_PER_SAMPLE 0.5
 
 GcvStatus
 gcv_luma8_check (const GcvPlane * src, const GcvPlane * dst, GcvError * err)
@@ -53,21 +51,6 @@ gcv_round_low_bits_check (const GcvPlane * plane, int channels, int low_bits, Gc
   return GCV_OK;
 }
 
-static int
-team_size (int n_threads, long samples)
-{
-  int nt = 1;
-
-#ifdef _OPENMP
-  nt = n_threads > 0 ? n_threads : omp_get_num_procs ();
-#else
-  (void) n_threads;
-#endif
-  if (samples / MIN_SAMPLES_PER_THREAD < nt)
-    nt = (int) (samples / MIN_SAMPLES_PER_THREAD);
-  return nt < 1 ? 1 : nt;
-}
-
 GcvStatus
 gcv_luma8_cpu (const GcvPlane * src, const GcvPlane * dst, int n_threads, GcvError * err)
 {
@@ -77,7 +60,7 @@ gcv_luma8_cpu (const GcvPlane * src, const GcvPlane * dst, int n_threads, GcvErr
 
   if (st != GCV_OK || w == 0 || h == 0)
     return st;
-  nt = team_size (n_threads, (long) w * h);
+  nt = gcv_parallel_threads (n_threads, NS_PER_SAMPLE * w * h);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < h; y++) {
     const uint8_t *s = (const uint8_t *) src->data + (size_t) y * src->stride;
@@ -98,7 +81,7 @@ gcv_round_low_bits_cpu (const GcvPlane * plane, int channels, int low_bits, int 
 
   if (st != GCV_OK || n == 0 || h == 0 || low_bits == 0)
     return st;
-  nt = team_size (n_threads, (long) n * h);
+  nt = gcv_parallel_threads (n_threads, NS_PER_SAMPLE * n * h);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < h; y++) {
     uint8_t *row = (uint8_t *) plane->data + (size_t) y * plane->stride;

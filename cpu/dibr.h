@@ -518,16 +518,22 @@ GcvStatus gcv_dibr_cpu_clean_depth (GcvDibrCpu * ctx, const GcvDibrParams * para
 /* The three stages: n_views (1 .. 16) views into the W x H virtual view of
  * camera `virt`.  out_rgba: RGBA 8-bit; out_depth (F32, may be NULL): the
  * virtual-camera Z; out_holes (GRAY8, may be NULL): 255 on the pixels
- * stage 3 filled.  n_threads 0 = all cores; times may be NULL. */
+ * stage 3 filled.  n_threads: at most that many threads (0: one per
+ * core), as many as each stage is worth (gcv-parallel.h); times may be
+ * NULL.  Stopped (GCV_ERROR_CANCELLED, here and in _clean_depth): the
+ * outputs are incomplete. */
 GcvStatus gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDibrView * views,
     int n_views, const GcvDibrCamera * virt, GcvPlane * out_rgba, GcvPlane * out_depth, GcvPlane * out_holes,
     int n_threads, GcvDibrTimes * times, GcvError * err);
+/* The stop request _render and _clean_depth watch (NULL: none). */
+void gcv_dibr_cpu_set_cancel (GcvDibrCpu * ctx, const GcvCancel * cancel);
 void gcv_dibr_cpu_free (GcvDibrCpu * ctx);
 /* Unpacks a packed frame (host planes) into the view's RGBA (A = 255) and
  * depth planes (frame->width x frame->height; depth GRAY8, or GRAY16 for
- * RGBA64 frames); n_threads 0 = up to 4 of the cores. */
+ * RGBA64 frames); n_threads 0 = up to 4 of the cores.  Stops between rows
+ * when @cancel (may be NULL) asks (GCV_ERROR_CANCELLED). */
 GcvStatus gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads,
-    GcvError * err);
+    const GcvCancel * cancel, GcvError * err);
 
 /* ---- Output frames: the eyes composed (both backends) -------------------
  * What the elements make of their one or two rendered eyes (stereo pairs,
@@ -642,9 +648,11 @@ const char *gcv_dibr_compose_check (const GcvDibrEye * eyes, int n_eyes, int ana
     const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, const GcvPlane * out);
 
 /* Writes n_eyes (1 or 2) eyes into `out` (host planes; 4 bytes a pixel)
- * as described above.  n_threads 0 = all cores. */
+ * as described above.  n_threads 0 = all cores.  Stops between rows when
+ * @cancel (may be NULL) asks (GCV_ERROR_CANCELLED). */
 GcvStatus gcv_dibr_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show,
-    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, GcvPlane * out, int n_threads, GcvError * err);
+    const GcvDibrDecode * dec, const GcvDibrPixelOrder * order, GcvPlane * out, int n_threads,
+    const GcvCancel * cancel, GcvError * err);
 
 /* ---- CUDA backend (kernels/dibr.cu; only when built with CUDA) ----------
  * A context works in the CUDA context current on the calling thread (it

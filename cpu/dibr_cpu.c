@@ -23,15 +23,24 @@
  *    rows without a key use the nearest row's scans.  The result goes back
  *    into the first buffer, then colour and depth are gathered from it.
  *
+ * Each stage's team is as large as its work is worth (gcv-parallel.h).  A
+ * stop request is looked at before every row of every stage (a 31 x 31
+ * DCBF row of 32767 pixels is about a tenth of a second).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "dibr.h"
+#include "gcv-parallel.h"
 
 #include <stdlib.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+/* One core's time, what the stages' teams are sized by: per pixel of the
+ * decode and of the stages after the clean-up, per window sample of the
+ * median and of the DCBF (1080p views with the defaults: 915 ms a frame,
+ * nearly all of it the 11 x 11 DCBF). */
+#define NS_PER_PIXEL 2.0
+#define NS_PER_MEDIAN_SAMPLE 1.5
+#define NS_PER_DCBF_SAMPLE 3.5
 
 struct _GcvDibrCpu {
   int width, height;
@@ -44,17 +53,13 @@ struct _GcvDibrCpu {
   size_t cap_ival, cap_fval;
   float *clean;                 /* the views' cleaned planes, one after the other */
   size_t cap_clean;
+  const GcvCancel *cancel;
 };
 
-static int
-threads_of (int n_threads)
+void
+gcv_dibr_cpu_set_cancel (GcvDibrCpu * ctx, const GcvCancel * cancel)
 {
-#ifdef _OPENMP
-  return n_threads > 0 ? n_threads : omp_get_max_threads ();
-#else
-  (void) n_threads;
-  return 1;
-#endif
+  ctx->cancel = cancel;
 }
 
 GcvDibrCpu *
@@ -167,15 +172,19 @@ select_kth (int32_t * a, int n, int k)
 }
 
 static void
-decode_plane (const GcvDibrView * v, int zero_is_unknown, int32_t * out, int nt)
+decode_plane (const GcvDibrView * v, int zero_is_unknown, int32_t * out, int n_threads,
+    const GcvCancel * cancel)
 {
   int w = v->depth.width, h = v->depth.height, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * w * h);
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < h; y++) {
     const uint8_t *row = (const uint8_t *) v->depth.data + (size_t) y * v->depth.stride;
     int32_t *o = out + (size_t) y * w;
     int x;
+    if (gcv_cancel_requested (cancel))
+      continue;
     for (x = 0; x < w; x++) {
       int32_t val = v->depth_bits == 16 ? (int32_t) ((const uint16_t *) row)[x] : (int32_t) row[x];
       o[x] = (zero_is_unknown && val == 0) ? -1 : val;
@@ -184,14 +193,17 @@ decode_plane (const GcvDibrView * v, int zero_is_unknown, int32_t * out, int nt)
 }
 
 static void
-median_plane (const int32_t * in, int w, int h, int m, float *out, int nt)
+median_plane (const int32_t * in, int w, int h, int m, float *out, int n_threads, const GcvCancel * cancel)
 {
   int r = m / 2, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_MEDIAN_SAMPLE * w * h * m * m);
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < h; y++) {
     int32_t buf[GCV_DIBR_MAX_MEDIAN * GCV_DIBR_MAX_MEDIAN];
     int x;
+    if (gcv_cancel_requested (cancel))
+      continue;
     for (x = 0; x < w; x++) {
       int n = 0, yy, xx;
       int y0 = y - r < 0 ? 0 : y - r, y1 = y + r > h - 1 ? h - 1 : y + r;
@@ -208,14 +220,18 @@ median_plane (const int32_t * in, int w, int h, int m, float *out, int nt)
 }
 
 static void
-dcbf_plane (const float *in, const GcvDibrView * v, const GcvDibrTables * t, float *out, int nt)
+dcbf_plane (const float *in, const GcvDibrView * v, const GcvDibrTables * t, float *out, int n_threads,
+    const GcvCancel * cancel)
 {
   int w = v->rgba.width, h = v->rgba.height, k = t->dcbf_size, r = k / 2, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_DCBF_SAMPLE * w * h * k * k);
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < h; y++) {
     const uint8_t *crow = (const uint8_t *) v->rgba.data + (size_t) y * v->rgba.stride;
     int x;
+    if (gcv_cancel_requested (cancel))
+      continue;
     for (x = 0; x < w; x++) {
       int cr = crow[4 * x], cg = crow[4 * x + 1], cb = crow[4 * x + 2], dy, dx;
       float num = 0.0f, den = 0.0f;
@@ -253,7 +269,7 @@ dcbf_plane (const float *in, const GcvDibrView * v, const GcvDibrTables * t, flo
 /* Stage 1 of one view into out (packed, the view's width a row). */
 static GcvStatus
 clean_view (GcvDibrCpu * ctx, const GcvDibrParams * p, const GcvDibrTables * t, const GcvDibrView * v,
-    float *out, int nt, GcvError * err)
+    float *out, int n_threads, GcvError * err)
 {
   int w = v->rgba.width, h = v->rgba.height;
   size_t px = (size_t) w * h, i;
@@ -263,18 +279,18 @@ clean_view (GcvDibrCpu * ctx, const GcvDibrParams * p, const GcvDibrTables * t, 
     gcv_error_set (err, GCV_ERROR_NO_MEMORY, "dibr: out of host memory for a %dx%d view", w, h);
     return GCV_ERROR_NO_MEMORY;
   }
-  decode_plane (v, p->zero_is_unknown, ctx->ival, nt);
+  decode_plane (v, p->zero_is_unknown, ctx->ival, n_threads, ctx->cancel);
   {
     float *med = p->dcbf_size > 1 ? ctx->fval : out;
     if (p->median_size > 1)
-      median_plane (ctx->ival, w, h, p->median_size, med, nt);
+      median_plane (ctx->ival, w, h, p->median_size, med, n_threads, ctx->cancel);
     else
       for (i = 0; i < px; i++)
         med[i] = ctx->ival[i] < 0 ? GCV_DIBR_UNKNOWN : (float) ctx->ival[i];
-    if (p->dcbf_size > 1)
-      dcbf_plane (med, v, t, out, nt);
+    if (p->dcbf_size > 1 && !gcv_cancel_requested (ctx->cancel))
+      dcbf_plane (med, v, t, out, n_threads, ctx->cancel);
   }
-  return GCV_OK;
+  return gcv_cancel_check (ctx->cancel, "dibr", err);
 }
 
 GcvStatus
@@ -285,7 +301,7 @@ gcv_dibr_cpu_clean_depth (GcvDibrCpu * ctx, const GcvDibrParams * params, const 
   GcvDibrTables *t;
   GcvStatus st;
   size_t px;
-  int nt = threads_of (n_threads), y, w;
+  int y, w;
   double t0 = gcv_now_ms ();
 
   if (!ctx) {
@@ -313,7 +329,7 @@ gcv_dibr_cpu_clean_depth (GcvDibrCpu * ctx, const GcvDibrParams * params, const 
     return GCV_ERROR_NO_MEMORY;
   }
   gcv_dibr_tables_make (params, t);
-  st = clean_view (ctx, params, t, view, ctx->clean, nt, err);
+  st = clean_view (ctx, params, t, view, ctx->clean, n_threads, err);
   free (t);
   if (st != GCV_OK)
     return st;
@@ -337,14 +353,17 @@ atomic_min_u64 (uint64_t * p, uint64_t v)
 
 static void
 warp_view (GcvDibrCpu * ctx, const GcvDibrWarp * wp, const GcvDibrDecode * dec, const float *clean, int vw,
-    int vh, int index, int nt)
+    int vh, int index, int n_threads)
 {
   int W = ctx->width, H = ctx->height, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * vw * vh);
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < vh; y++) {
     const float *row = clean + (size_t) y * vw;
     int x;
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (x = 0; x < vw; x++) {
       int tx, ty;
       float zf;
@@ -359,15 +378,18 @@ warp_view (GcvDibrCpu * ctx, const GcvDibrWarp * wp, const GcvDibrDecode * dec, 
 }
 
 static void
-crack_fill (GcvDibrCpu * ctx, int nt)
+crack_fill (GcvDibrCpu * ctx, int n_threads)
 {
   int W = ctx->width, H = ctx->height, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * W * H);
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < H; y++) {
     const uint64_t *k = ctx->keys + (size_t) y * W;
     uint64_t *o = ctx->keys2 + (size_t) y * W;
     int x;
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (x = 0; x < W; x++) {
       uint64_t a, b;
       o[x] = k[x];
@@ -428,9 +450,10 @@ pick (uint64_t l, uint64_t r)
 }
 
 static void
-hole_fill (GcvDibrCpu * ctx, GcvPlane * holes, int nt)
+hole_fill (GcvDibrCpu * ctx, GcvPlane * holes, int n_threads)
 {
   int W = ctx->width, H = ctx->height, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * W * H);
 
   for (y = 0; y < H; y++) {
     const uint64_t *k = ctx->keys2 + (size_t) y * W;
@@ -440,7 +463,7 @@ hole_fill (GcvDibrCpu * ctx, GcvPlane * holes, int nt)
     ctx->row_any[y] = (uint8_t) any;
   }
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < H; y++) {
     uint64_t *left = ctx->scratch + (size_t) gcv_thread_index () * 2 * W, *right = left + W;
     const uint64_t *k = ctx->keys2 + (size_t) y * W;
@@ -448,6 +471,8 @@ hole_fill (GcvDibrCpu * ctx, GcvPlane * holes, int nt)
     uint8_t *hm = holes ? (uint8_t *) holes->data + (size_t) y * holes->stride : NULL;
     int x, src = -1, d;
 
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (ctx->row_any[y])
       src = y;
     else
@@ -477,17 +502,20 @@ hole_fill (GcvDibrCpu * ctx, GcvPlane * holes, int nt)
 
 static void
 gather (GcvDibrCpu * ctx, const GcvDibrView * views, const GcvDibrParams * p, GcvPlane * rgba, GcvPlane * depth,
-    int nt)
+    int n_threads)
 {
   int W = ctx->width, H = ctx->height, y;
+  int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * W * H);
   float zfar = (float) p->z_far;
 
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < H; y++) {
     const uint64_t *k = ctx->keys + (size_t) y * W;
     uint8_t *o = (uint8_t *) rgba->data + (size_t) y * rgba->stride;
     float *dz = depth ? (float *) ((uint8_t *) depth->data + (size_t) y * depth->stride) : NULL;
     int x;
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (x = 0; x < W; x++) {
       if (k[x] == GCV_DIBR_EMPTY) {
         o[4 * x] = o[4 * x + 1] = o[4 * x + 2] = 0;
@@ -524,8 +552,8 @@ gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDi
   GcvDibrWarp warps[GCV_DIBR_MAX_VIEWS];
   GcvDibrTables *t;
   const char *bad;
-  size_t total = 0, off, px;
-  int nt = threads_of (n_threads), i, W, H;
+  size_t total = 0, off;
+  int nt = gcv_parallel_max_threads (n_threads), i, W, H;
   double t0, t1, t2, t3;
   GcvStatus st;
 
@@ -567,7 +595,7 @@ gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDi
 
   t0 = gcv_now_ms ();
   for (i = 0, off = 0; i < n_views; i++) {
-    st = clean_view (ctx, params, t, &views[i], ctx->clean + off, nt, err);
+    st = clean_view (ctx, params, t, &views[i], ctx->clean + off, n_threads, err);
     if (st != GCV_OK) {
       free (t);
       return st;
@@ -577,19 +605,27 @@ gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDi
   free (t);
 
   t1 = gcv_now_ms ();
-  px = (size_t) W * H;
-  memset (ctx->keys, 0xff, px * sizeof (uint64_t));
+  /* (row by row: a frame's first touch of the z-buffer is slow on some
+   * machines) */
+  for (i = 0; i < H && !gcv_cancel_requested (ctx->cancel); i++)
+    memset (ctx->keys + (size_t) W * i, 0xff, (size_t) W * sizeof (uint64_t));
   for (i = 0, off = 0; i < n_views; i++) {
     GcvDibrDecode dec;
     gcv_dibr_decode_make (params, views[i].depth_bits, &dec);
-    warp_view (ctx, &warps[i], &dec, ctx->clean + off, views[i].rgba.width, views[i].rgba.height, i, nt);
+    warp_view (ctx, &warps[i], &dec, ctx->clean + off, views[i].rgba.width, views[i].rgba.height, i,
+        n_threads);
     off += (size_t) views[i].rgba.width * views[i].rgba.height;
   }
-  crack_fill (ctx, nt);
+  crack_fill (ctx, n_threads);
 
   t2 = gcv_now_ms ();
-  hole_fill (ctx, out_holes, nt);
-  gather (ctx, views, params, out_rgba, out_depth, nt);
+  hole_fill (ctx, out_holes, n_threads);
+  /* stopped: the keys are incomplete (gather only reads them) */
+  if ((st = gcv_cancel_check (ctx->cancel, "dibr", err)) != GCV_OK)
+    return st;
+  gather (ctx, views, params, out_rgba, out_depth, n_threads);
+  if ((st = gcv_cancel_check (ctx->cancel, "dibr", err)) != GCV_OK)
+    return st;
   t3 = gcv_now_ms ();
   if (times) {
     times->clean_ms = t1 - t0;
@@ -602,10 +638,11 @@ gcv_dibr_cpu_render (GcvDibrCpu * ctx, const GcvDibrParams * params, const GcvDi
 /* ---- packed frames ------------------------------------------------------ */
 
 GcvStatus
-gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads, GcvError * err)
+gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth, int n_threads,
+    const GcvCancel * cancel, GcvError * err)
 {
   const char *bad = gcv_dibr_packed_check (frame);
-  int nt = threads_of (n_threads), y, bytes;
+  int nt, y, bytes;
 
   if (bad) {
     gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %s", bad);
@@ -620,11 +657,14 @@ gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth,
     return GCV_ERROR_INVALID;
   }
   /* rows to threads; a few threads are enough for a memory-bound copy */
+  nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * frame->width * frame->height);
   nt = nt < 4 ? nt : 4;
-#pragma omp parallel for num_threads(nt) schedule(static) if ((size_t) frame->width * frame->height >= (1 << 16))
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (y = 0; y < frame->height; y++) {
     uint8_t *o = (uint8_t *) rgba->data + rgba->stride * y;
     uint8_t *d = (uint8_t *) depth->data + depth->stride * y;
+    if (gcv_cancel_requested (cancel))
+      continue;
     for (int x = 0; x < frame->width; x++) {
       unsigned v;
       gcv_dibr_unpack_pixel (frame, x, y, o + 4 * x, &v);
@@ -634,17 +674,17 @@ gcv_dibr_unpack (const GcvDibrPacked * frame, GcvPlane * rgba, GcvPlane * depth,
         d[x] = (uint8_t) v;
     }
   }
-  return GCV_OK;
+  return gcv_cancel_check (cancel, "dibr: unpacking", err);
 }
 
 /* ---- output frames ------------------------------------------------------ */
 
 GcvStatus
 gcv_dibr_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow show, const GcvDibrDecode * dec,
-    const GcvDibrPixelOrder * order, GcvPlane * out, int n_threads, GcvError * err)
+    const GcvDibrPixelOrder * order, GcvPlane * out, int n_threads, const GcvCancel * cancel, GcvError * err)
 {
   const char *bad = gcv_dibr_compose_check (eyes, n_eyes, anaglyph, show, dec, order, out);
-  int nt = threads_of (n_threads), pic, n_pics;
+  int pic, n_pics;
 
   if (bad) {
     gcv_error_set (err, GCV_ERROR_INVALID, "dibr: %s", bad);
@@ -656,10 +696,13 @@ gcv_dibr_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow
   for (pic = 0; pic < n_pics; pic++) {
     const int w = eyes[pic].rgba.width, h = eyes[pic].rgba.height;
     const int ox = anaglyph ? 0 : eyes[pic].ox, oy = anaglyph ? 0 : eyes[pic].oy;
+    const int nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL * w * h);
     int y;
-#pragma omp parallel for num_threads(nt) schedule(static) if ((size_t) w * h >= (1 << 16))
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (y = 0; y < h; y++) {
       uint8_t *o = (uint8_t *) out->data + out->stride * (size_t) (y + oy) + 4 * (size_t) ox;
+      if (gcv_cancel_requested (cancel))
+        continue;
       for (int x = 0; x < w; x++) {
         uint8_t rgb[3];
         gcv_dibr_compose_pixel (eyes, pic, anaglyph, show, dec, x, y, rgb);
@@ -667,5 +710,5 @@ gcv_dibr_compose (const GcvDibrEye * eyes, int n_eyes, int anaglyph, GcvDibrShow
       }
     }
   }
-  return GCV_OK;
+  return gcv_cancel_check (cancel, "dibr: composing", err);
 }

@@ -24,6 +24,27 @@ gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
   va_end (ap);
 }
 
+void
+gcv_cancel_request (GcvCancel * cancel)
+{
+  __atomic_store_n (&cancel->requested, 1, __ATOMIC_RELEASE);
+}
+
+void
+gcv_cancel_clear (GcvCancel * cancel)
+{
+  __atomic_store_n (&cancel->requested, 0, __ATOMIC_RELEASE);
+}
+
+GcvStatus
+gcv_cancel_check (const GcvCancel * cancel, const char *what, GcvError * err)
+{
+  if (!gcv_cancel_requested (cancel))
+    return GCV_OK;
+  gcv_error_set (err, GCV_ERROR_CANCELLED, "%s: stopped on request", what);
+  return GCV_ERROR_CANCELLED;
+}
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif

@@ -19,6 +19,8 @@ typedef enum {
   GCV_ERROR_NO_MEMORY,          /* host or device allocation failed */
   GCV_ERROR_NO_DEVICE,          /* no usable CUDA device / driver */
   GCV_ERROR_CUDA,               /* any other CUDA runtime error */
+  GCV_ERROR_CANCELLED,          /* stopped on request (GcvCancel): not a failure, the
+                                 * output is incomplete and the temporal state is to be reset */
 } GcvStatus;
 
 /* Human-readable detail of a failure: what failed and, for CUDA, the error
@@ -33,6 +35,31 @@ void gcv_error_set (GcvError * err, GcvStatus status, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)))
 #endif
     ;
+
+/* A request to stop the work in progress, made by another thread (an
+ * element's change to READY, a flushing seek) and read by the backends at
+ * the boundaries of their chunks of work: between rows, tiles or passes on
+ * the CPU (from any thread of a parallel loop), between launches on the
+ * GPU.  They then return GCV_ERROR_CANCELLED promptly (within a chunk's
+ * time) and leave their context usable after its reset.  A context given
+ * none (NULL) never stops.  The word is read and written with atomics;
+ * a CUDA backend may also read it from its kernels when it lives in
+ * page-locked memory. */
+typedef struct {
+  int requested;
+} GcvCancel;
+
+void gcv_cancel_request (GcvCancel * cancel);
+void gcv_cancel_clear (GcvCancel * cancel);
+/* Whether a stop was requested (0 for NULL). */
+static inline int
+gcv_cancel_requested (const GcvCancel * cancel)
+{
+  return cancel != NULL && __atomic_load_n (&cancel->requested, __ATOMIC_RELAXED);
+}
+/* When a stop was requested: fills err (GCV_ERROR_CANCELLED, "<what>:
+ * stopped on request") and returns GCV_ERROR_CANCELLED; else GCV_OK. */
+GcvStatus gcv_cancel_check (const GcvCancel * cancel, const char *what, GcvError * err);
 
 /* The calling thread's number in the current OpenMP team (0 outside one,
  * or without OpenMP): the index of per-thread scratch. */

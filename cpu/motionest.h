@@ -223,9 +223,14 @@ GcvMotionCpu *gcv_motion_cpu_new (int width, int height, GcvError * err);
 GcvStatus gcv_motion_cpu_set_reference (GcvMotionCpu * ctx, const GcvPlane * luma, GcvError * err);
 /* Searches every block of the reference in `cur` and writes cols x rows
  * vectors (raster order); then `cur` becomes the reference.  Fails
- * (GCV_ERROR_INVALID) when no reference was set.  n_threads 0 = all cores. */
+ * (GCV_ERROR_INVALID) when no reference was set.  n_threads: at most that
+ * many threads (0: one per core), as many as the frame is worth
+ * (gcv-parallel.h).  Stopped (GCV_ERROR_CANCELLED): the vectors are
+ * incomplete and the reference is kept. */
 GcvStatus gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params,
     const GcvPlane * cur, GcvMotionVector * vectors, int n_threads, GcvError * err);
+/* The stop request _process watches (NULL: none). */
+void gcv_motion_cpu_set_cancel (GcvMotionCpu * ctx, const GcvCancel * cancel);
 void gcv_motion_cpu_free (GcvMotionCpu * ctx);
 
 /* ---- CUDA backend (kernels/motionest.cu; only when built with CUDA) ----
@@ -260,6 +265,11 @@ GcvStatus gcv_motion_cuda_set_reference (GcvMotionCuda * ctx, const GcvPlane * l
  * caller has waited for the stream. */
 GcvStatus gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, const GcvPlane * cur,
     int row0, int row1, GcvMotionVector * vectors, void *stream, GcvError * err);
+/* The stop request _search watches (NULL: none): a full search of more
+ * than about 20 ms of the device then goes in slices, the host at most
+ * two slices ahead, and returns GCV_ERROR_CANCELLED between them when
+ * asked (what was queued still runs: the caller waits for the stream). */
+void gcv_motion_cuda_set_cancel (GcvMotionCuda * ctx, const GcvCancel * cancel);
 /* Frees the context (the caller has waited for the streams it used). */
 void gcv_motion_cuda_free (GcvMotionCuda * ctx);
 

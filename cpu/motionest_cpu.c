@@ -18,20 +18,24 @@
  * match, so those bytes add 0.  Full search takes the candidates of a
  * window row eight at a time, each chunk of P loaded once for the eight.
  * Blocks are spread over threads (OpenMP, dynamic: edge blocks are
- * cheaper).
+ * cheaper), as many as the frame's candidates are worth (gcv-parallel.h).
+ * A stop request is looked at before every block and every row of a full
+ * search's window (at most a few milliseconds apart, even for 128 x 128
+ * blocks and +-128 pixels at quarter-pixel steps).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "motionest.h"
+#include "gcv-parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <emmintrin.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+/* One core's time per pixel of a candidate (full search, 16 x 16 blocks,
+ * +-16 pixels, 1080p: 64 ms a frame): what a frame's team is sized by. */
+#define NS_PER_CANDIDATE_PIXEL 0.03
 
 struct _GcvMotionCpu {
   int width, height;
@@ -40,6 +44,7 @@ struct _GcvMotionCpu {
   uint8_t *phase[16];           /* phase[fy * 4 + fx]; [0] aliases cur */
   uint8_t *phase_store;         /* 15 planes, allocated on first need */
   int has_reference;
+  const GcvCancel *cancel;
 };
 
 static uint8_t *
@@ -101,12 +106,14 @@ plane_ok (const GcvMotionCpu * ctx, const GcvPlane * p, GcvError * err)
   return 1;
 }
 
+/* (stops between rows when @cancel asks: a frame's first touch of a copy
+ * is slow on some machines) */
 static void
-copy_plane (uint8_t * dst, size_t dst_stride, const GcvPlane * src)
+copy_plane (uint8_t * dst, size_t dst_stride, const GcvPlane * src, const GcvCancel * cancel)
 {
   int y;
 
-  for (y = 0; y < src->height; y++)
+  for (y = 0; y < src->height && !gcv_cancel_requested (cancel); y++)
     memcpy (dst + (size_t) y * dst_stride, (const uint8_t *) src->data + (size_t) y * src->stride,
         (size_t) src->width);
 }
@@ -116,7 +123,7 @@ gcv_motion_cpu_set_reference (GcvMotionCpu * ctx, const GcvPlane * luma, GcvErro
 {
   if (!ctx || !plane_ok (ctx, luma, err))
     return GCV_ERROR_INVALID;
-  copy_plane (ctx->ref, ctx->stride, luma);
+  copy_plane (ctx->ref, ctx->stride, luma, NULL);
   ctx->has_reference = 1;
   return GCV_OK;
 }
@@ -142,7 +149,7 @@ build_phases (GcvMotionCpu * ctx, int subpel, int nt, GcvError * err)
   for (k = 1; k < 16; k++)
     ctx->phase[k] = ctx->phase_store + (size_t) (k - 1) * plane;
 
-#pragma omp parallel for num_threads(nt) schedule(static) collapse(2)
+#pragma omp parallel for num_threads(nt) schedule(static) collapse(2) if (nt > 1)
   for (k = 1; k < 16; k++)
     for (int j = 0; j < H; j++) {
       int fx = k & 3, fy = k >> 2;
@@ -151,7 +158,7 @@ build_phases (GcvMotionCpu * ctx, int subpel, int nt, GcvError * err)
       uint8_t *o = ctx->phase[k] + (size_t) j * ctx->stride;
       int i;
 
-      if (fx % step || fy % step)
+      if (fx % step || fy % step || gcv_cancel_requested (ctx->cancel))
         continue;
       /* the clamped neighbour column only feeds i = W - 1 with fx > 0,
        * which no valid candidate reads */
@@ -175,6 +182,7 @@ typedef struct {
   int full;                     /* chunks of 16 pixels only (w % 16 == 0) */
   __m128i tail_mask;            /* bytes of the last chunk inside the block */
   const uint8_t *ref;
+  const GcvCancel *cancel;
 } Block;
 
 /* Where candidate (dx, dy) reads C: the phase plane of its fraction, at
@@ -289,7 +297,7 @@ search_full (const Block * b)
    * lower ones are <= 0, the upper ones >= 0; the loops stop at the upper) */
   x_from = -((-x_from) / step * step);
   y_from = -((-y_from) / step * step);
-  for (dy = y_from; dy <= y_to; dy += step)
+  for (dy = y_from; dy <= y_to && !gcv_cancel_requested (b->cancel); dy += step)
     for (dx = x_from; dx <= x_to; dx += 8 * step) {
       /* 8 neighbours of one row at a time; fewer than 2 left: alone, else
        * the pass is filled up with the last one (results dropped) */
@@ -367,6 +375,23 @@ search_mods (const Block * b)
   return best;
 }
 
+/* The candidates a block tries at most (fewer at the frame's edges). */
+static double
+candidates_per_block (const GcvMotionParams * p)
+{
+  if (p->method == GCV_MOTION_METHOD_FULL)
+    return (2.0 * p->range_x * p->subpel + 1) * (2.0 * p->range_y * p->subpel + 1);
+  /* per column: the centre, the 4-pixel line and two 3-candidate steps;
+   * then up to two rings of 8 */
+  return (2.0 * p->range_x + 1) * (2 * (p->range_y / 4) + 5) + 16;
+}
+
+void
+gcv_motion_cpu_set_cancel (GcvMotionCpu * ctx, const GcvCancel * cancel)
+{
+  ctx->cancel = cancel;
+}
+
 GcvStatus
 gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, const GcvPlane * cur,
     GcvMotionVector * vectors, int n_threads, GcvError * err)
@@ -391,13 +416,9 @@ gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, cons
     gcv_error_set (err, GCV_ERROR_INVALID, "motion estimation: no reference frame to search from");
     return GCV_ERROR_INVALID;
   }
-#ifdef _OPENMP
-  nt = n_threads > 0 ? n_threads : omp_get_num_procs ();
-#else
-  (void) n_threads;
-  nt = 1;
-#endif
-  copy_plane (ctx->cur, ctx->stride, cur);
+  nt = gcv_parallel_threads (n_threads, NS_PER_CANDIDATE_PIXEL * ctx->width * ctx->height
+      * candidates_per_block (params));
+  copy_plane (ctx->cur, ctx->stride, cur, ctx->cancel);
   if ((st = build_phases (ctx, params->subpel, nt, err)) != GCV_OK)
     return st;
 
@@ -405,7 +426,7 @@ gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, cons
   rows = gcv_motion_grid_rows (ctx->height, params);
   n = cols * rows;
   cq = gcv_motion_zero_threshold_q8 (params->zero_threshold);
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 4) if (nt > 1)
   for (i = 0; i < n; i++) {
     Block b;
     _Alignas (16) uint8_t ref[GCV_MOTION_MAX_BLOCK * GCV_MOTION_MAX_BLOCK];
@@ -413,7 +434,10 @@ gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, cons
     uint64_t best;
     int tail, k;
 
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     b.ctx = ctx;
+    b.cancel = ctx->cancel;
     b.p = params;
     gcv_motion_block_rect (ctx->width, ctx->height, params, i % cols, i / cols, &b.x0, &b.y0, &b.w, &b.h);
     b.chunks = (b.w + 15) / 16;
@@ -438,6 +462,9 @@ gcv_motion_cpu_process (GcvMotionCpu * ctx, const GcvMotionParams * params, cons
     vectors[i].dy = gcv_motion_key_dy (best);
     vectors[i].sad = gcv_motion_key_sad (best);
   }
+  /* stopped: the vectors are incomplete and the reference stays */
+  if ((st = gcv_cancel_check (ctx->cancel, "motion estimation", err)) != GCV_OK)
+    return st;
 
   swap = ctx->ref;
   ctx->ref = ctx->cur;

@@ -395,7 +395,8 @@ const char *gcv_seam_work_check (const GcvSeamGeometry * geom, const GcvSeamPara
 
 /* ---- CPU backend (cpu/seamcarve_cpu.c) ----------------------------------
  * All working memory is made in _new (sized for the largest intermediate
- * image of either order).  n_threads 0 = all cores. */
+ * image of either order).  n_threads: at most that many threads (0: one
+ * per core), as many as each loop is worth (gcv-parallel.h). */
 typedef struct _GcvSeamCpu GcvSeamCpu;
 
 GcvSeamCpu *gcv_seam_cpu_new (const GcvSeamGeometry * geom, GcvError * err);
@@ -407,6 +408,9 @@ GcvStatus gcv_seam_cpu_process (GcvSeamCpu * ctx, const GcvSeamParams * params, 
     GcvPlane * out, GcvPlane * mask, int n_threads, GcvError * err);
 /* Forgets the previous frame's seams (FLUSH, new stream). */
 void gcv_seam_cpu_reset (GcvSeamCpu * ctx);
+/* The stop request _process watches (NULL: none); stopped, it returns
+ * GCV_ERROR_CANCELLED, the outputs incomplete and the seams forgotten. */
+void gcv_seam_cpu_set_cancel (GcvSeamCpu * ctx, const GcvCancel * cancel);
 void gcv_seam_cpu_set_profiling (GcvSeamCpu * ctx, int on);
 void gcv_seam_cpu_profile (const GcvSeamCpu * ctx, GcvSeamProfile * profile);
 void gcv_seam_cpu_free (GcvSeamCpu * ctx);
@@ -456,6 +460,9 @@ GcvStatus gcv_seam_cuda_process (GcvSeamCuda * ctx, const GcvSeamParams * params
 GcvStatus gcv_seam_cuda_check (GcvSeamCuda * ctx, GcvError * err);
 void gcv_seam_cuda_reset (GcvSeamCuda * ctx);
 void gcv_seam_cuda_set_profiling (GcvSeamCuda * ctx, int on);
+/* The stop request _process watches between passes where the host loops
+ * over them (GPUs without cooperative launch; NULL: none). */
+void gcv_seam_cuda_set_cancel (GcvSeamCuda * ctx, const GcvCancel * cancel);
 void gcv_seam_cuda_profile (const GcvSeamCuda * ctx, GcvSeamProfile * profile);
 void gcv_seam_cuda_free (GcvSeamCuda * ctx);
 

@@ -59,10 +59,10 @@
  * 16384 + 255 + 512), which halves the memory the DP reads per pass.
  *
  * Threads: OpenMP over rows for luma, bias, energy, removal, insertion,
- * the transpositions and the gathers (rows are independent there).  The
- * removal of a pass is one parallel region (bands of rows; see
- * remove_seams), and only for pictures where a pass is worth it
- * (PASS_PARALLEL_MIN): it recurs hundreds of times a frame, so when the
+ * the transpositions and the gathers (rows are independent there), as many
+ * as each loop's work is worth (gcv-parallel.h).  The removal of a pass is
+ * one parallel region (bands of rows; see remove_seams), and only for
+ * pictures where a pass is worth it: it recurs hundreds of times a frame, so when the
  * team keeps thread 0 waiting (another process on the other cores) the
  * passes go back to one thread for a while (LATE_JOINS_MAX): on two vCPUs
  * with one of them busy, 192 threaded passes of 1080p took 0.4-0.5 s a
@@ -73,9 +73,15 @@
  * DP loop is compiled for SSE2, AVX2 and AVX-512 and picked at _new
  * (choose_seam_map).  Everything is allocated in _new; nothing per frame.
  *
+ * A stop request is looked at between passes and every DP_CHECK_ROWS rows
+ * of a seam map (a pass of a 32767-pixel-wide picture is seconds); a
+ * stopped frame leaves the working image half carved, and the next frame
+ * starts without the previous seams.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "seamcarve.h"
+#include "gcv-parallel.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,10 +91,14 @@
 #include <omp.h>
 #endif
 
-/* Samples under which a loop stays on the calling thread (a team's wake-up
- * costs more than such a loop saves). */
-#define PARALLEL_MIN 32768
-#define PASS_PARALLEL_MIN 131072
+/* One core's time per sample of the loops over rows (luma, bias, energy,
+ * transpositions, gathers) and per pixel of a pass's removal (about: GRAY8
+ * 1080p, -10% in fast mode is 94 ms a frame): what their teams are sized
+ * by (gcv-parallel.h). */
+#define NS_PER_SAMPLE 1.0
+#define NS_PER_PASS_PIXEL 0.75
+/* Rows of the seam map between two looks at the stop request. */
+#define DP_CHECK_ROWS 256
 /* A pass's removal is threaded only while the team comes when called: when
  * thread 0 waits for the others this many times in a frame (another
  * process holds their cores: each wait is a scheduler slice, milliseconds,
@@ -173,6 +183,7 @@ struct _GcvSeamCpu
                                  * R x min (GCV_SEAM_FAST_TRIES, stride) of the largest stage */
 
   SeamMapFn seam_map;           /* the DP loop for this CPU */
+  const GcvCancel *cancel;
   int late_joins;               /* this frame's slow joins of a pass's threads */
   int serial_frames;            /* frames left whose passes stay on one thread */
   int profiling;
@@ -193,20 +204,16 @@ imax (int a, int b)
   return a > b ? a : b;
 }
 
+/* The team of a loop over `samples` samples; nt: the threads asked for
+ * (0: one per core). */
 static int
-worth_threads (size_t work)
+team (int nt, size_t samples)
 {
-  return work >= PARALLEL_MIN;
+  return gcv_parallel_threads (nt, NS_PER_SAMPLE * (double) samples);
 }
 
 /* The same for the work of one pass, which recurs hundreds of times a
  * frame: only pictures where a pass takes a good fraction of a millisecond */
-static int
-worth_pass (size_t pixels)
-{
-  return pixels >= PASS_PARALLEL_MIN;
-}
-
 static void
 sift_down (int64_t *k, int root, int n)
 {
@@ -264,17 +271,19 @@ copy_elem (uint8_t *d, const uint8_t *s, size_t es)
  * columns, so they never write the same bytes). */
 static inline __attribute__((always_inline)) void
 transpose_es (const void *src_, size_t sstride, void *dst_, size_t dstride, int rows, int cols,
-    size_t es, int nt)
+    size_t es, int nt, const GcvCancel *cancel)
 {
   const uint8_t *src = src_;
   uint8_t *dst = dst_;
   const int nbands = (rows + TILE - 1) / TILE;
   int band;
 
-#pragma omp parallel for num_threads(nt) schedule(static) \
-    if (worth_threads ((size_t) rows * cols * es))
+#pragma omp parallel for num_threads(team (nt, (size_t) rows * cols * es)) schedule(static)
   for (band = 0; band < nbands; band++) {
     const int r0 = band * TILE, r1 = imin (r0 + TILE, rows);
+
+    if (gcv_cancel_requested (cancel))
+      continue;
     for (int c0 = 0; c0 < cols; c0 += TILE) {
       const int c1 = imin (c0 + TILE, cols);
       for (int r = r0; r < r1; r++)
@@ -285,29 +294,32 @@ transpose_es (const void *src_, size_t sstride, void *dst_, size_t dstride, int 
 }
 
 static void
-transpose_u8 (const uint8_t *s, size_t ss, uint8_t *d, size_t ds, int rows, int cols, int nt)
+transpose_u8 (const uint8_t *s, size_t ss, uint8_t *d, size_t ds, int rows, int cols, int nt,
+    const GcvCancel *cancel)
 {
-  transpose_es (s, ss, d, ds, rows, cols, 1, nt);
+  transpose_es (s, ss, d, ds, rows, cols, 1, nt, cancel);
 }
 
 static void
-transpose_i16 (const int16_t *s, size_t ss, int16_t *d, size_t ds, int rows, int cols, int nt)
+transpose_i16 (const int16_t *s, size_t ss, int16_t *d, size_t ds, int rows, int cols, int nt,
+    const GcvCancel *cancel)
 {
-  transpose_es (s, ss, d, ds, rows, cols, 2, nt);
+  transpose_es (s, ss, d, ds, rows, cols, 2, nt, cancel);
 }
 
 static void
-transpose_px (const uint8_t *s, size_t ss, uint8_t *d, size_t ds, int rows, int cols, int nb, int nt)
+transpose_px (const uint8_t *s, size_t ss, uint8_t *d, size_t ds, int rows, int cols, int nb, int nt,
+    const GcvCancel *cancel)
 {
   switch (nb) {
     case 1:
-      transpose_es (s, ss, d, ds, rows, cols, 1, nt);
+      transpose_es (s, ss, d, ds, rows, cols, 1, nt, cancel);
       break;
     case 4:
-      transpose_es (s, ss, d, ds, rows, cols, 4, nt);
+      transpose_es (s, ss, d, ds, rows, cols, 4, nt, cancel);
       break;
     default:
-      transpose_es (s, ss, d, ds, rows, cols, (size_t) nb, nt);
+      transpose_es (s, ss, d, ds, rows, cols, (size_t) nb, nt, cancel);
       break;
   }
 }
@@ -345,10 +357,13 @@ frame_channel (const GcvSeamCpu *ctx, const GcvPlane *in, int alpha, uint8_t *d,
   const int W = g->in_width, H = g->in_height, ch = g->channels;
   int y;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) W * H))
+#pragma omp parallel for num_threads(team (nt, (size_t) W * H)) schedule(static)
   for (y = 0; y < H; y++) {
     const uint8_t *s = frame_px (in, 0, 0, y, ch);
     uint8_t *o = d + dstride * y;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (alpha) {
       for (int x = 0; x < W; x++)
         o[x] = s[(size_t) x * 4 + g->alpha_channel];
@@ -372,7 +387,7 @@ stage0_channel (GcvSeamCpu *ctx, const Stage *s, const GcvPlane *in, int alpha, 
     frame_channel (ctx, in, alpha, d, s->stride, nt);
   } else {
     frame_channel (ctx, in, alpha, ctx->scratch, g->in_width, nt);
-    transpose_u8 (ctx->scratch, g->in_width, d, s->stride, g->in_height, g->in_width, nt);
+    transpose_u8 (ctx->scratch, g->in_width, d, s->stride, g->in_height, g->in_width, nt, ctx->cancel);
   }
 }
 
@@ -399,9 +414,12 @@ compute_bias (GcvSeamCpu *ctx, const Stage *s, const uint8_t *alpha, const uint8
   const int R = s->rows, a = s->a;
   int i;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) R * a))
+#pragma omp parallel for num_threads(team (nt, (size_t) R * a)) schedule(static)
   for (i = 0; i < R; i++) {
     int16_t *B = ctx->bias + s->stride * i;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (prev) {
       /* distance to the nearest marked column, capped: a sweep from the
        * left leaves it in B, one from the right takes the minimum */
@@ -461,18 +479,20 @@ energy_at (const Work *w, GcvSeamEnergy energy, int i, int j)
 /* Full energy of the working image; `identity`: col[i][j] = j (the stage's
  * or step's first pass), so the bias needs no lookup through col. */
 static void
-energy_full (const Work *w, GcvSeamEnergy energy, int identity, int nt)
+energy_full (const GcvSeamCpu *ctx, const Work *w, GcvSeamEnergy energy, int identity, int nt)
 {
   const int R = w->rows, W = w->w;
   int i;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) R * W))
+#pragma omp parallel for num_threads(team (nt, (size_t) R * W)) schedule(static)
   for (i = 0; i < R; i++) {
     const uint8_t *restrict Lc = w->L + w->stride * i;
     const uint8_t *restrict Lu = w->L + w->stride * (i > 0 ? i - 1 : 0);
     const uint8_t *restrict Ld = w->L + w->stride * (i < R - 1 ? i + 1 : R - 1);
     int16_t *restrict E = w->E + w->stride * i;
 
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (W <= 2) {
       for (int j = 0; j < W; j++)
         E[j] = (int16_t) energy_at (w, energy, i, j);
@@ -612,6 +632,9 @@ seam_map_body (GcvSeamCpu *ctx, const Work *w, int forward, int roots, const int
     const size_t o = w->stride * i;
     const uint8_t *lu = w->L + o - w->stride, *lc = w->L + o;
     int32_t *t;
+    /* stopped: M is unfinished, run_passes looks again before using it */
+    if (i % DP_CHECK_ROWS == 0 && gcv_cancel_requested (ctx->cancel))
+      break;
     if (forward && roots)
       dp_row (m0, m1, e + o, ctx->parent + o, lu, lc, r0, r1, W, 1, 1);
     else if (forward)
@@ -901,14 +924,14 @@ remove_seams (GcvSeamCpu *ctx, Work *w, int n, uint8_t *stage_mask, int stage_a,
 {
   const int R = w->rows, W = w->w;
   const int upd = compact && update;
-  const int par = nt > 1 && worth_pass ((size_t) R * W) && ctx->serial_frames == 0
-      && ctx->late_joins < LATE_JOINS_MAX;
+  const int pass_team = gcv_parallel_threads (nt, NS_PER_PASS_PIXEL * (double) R * W);
+  const int par = pass_team > 1 && ctx->serial_frames == 0 && ctx->late_joins < LATE_JOINS_MAX;
   int bands = 1;
   double t_update = 0.0, t_start = par ? gcv_now_ms () : 0.0, t_band = 0.0;
 
   if (compact)
     w->w = W - n;
-#pragma omp parallel num_threads(nt) if (par)
+#pragma omp parallel num_threads(pass_team) if (par)
   {
     int t = 0, nth = 1, r0, r1;
     double t0 = 0.0, tb = 0.0;
@@ -975,7 +998,11 @@ run_passes (GcvSeamCpu *ctx, Work *w, int want, const GcvSeamParams *params, uin
 
     if (ctx->profiling)
       t0 = gcv_now_ms ();
+    if (gcv_cancel_requested (ctx->cancel))
+      return;
     M = ctx->seam_map (ctx, w, forward, P > 1, &roots);
+    if (gcv_cancel_requested (ctx->cancel))
+      return;
     if (ctx->profiling)
       t1 = gcv_now_ms ();
     n = find_seams (ctx, w, M, P > 1 ? roots : NULL, P, forward);
@@ -1006,7 +1033,7 @@ insert_seams (GcvSeamCpu *ctx, const Stage *s, uint8_t *px, uint8_t *luma, int16
   const int nb = ctx->nb, R = s->rows;
   int i;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) R * w))
+#pragma omp parallel for num_threads(team (nt, (size_t) R * w)) schedule(static)
   for (i = 0; i < R; i++) {
     const size_t o = s->stride * i;
     const uint8_t *ch = ctx->chosen + o;
@@ -1015,6 +1042,8 @@ insert_seams (GcvSeamCpu *ctx, const Stage *s, uint8_t *px, uint8_t *luma, int16
     int n = 0, c, at;
     uint8_t mean[GCV_SEAM_MAX_PLANES * GCV_SEAM_MAX_CHANNELS];
 
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (c = 0; c < w; c++)
       n += ch[c];
     at = w + n - 1;
@@ -1036,16 +1065,22 @@ insert_seams (GcvSeamCpu *ctx, const Stage *s, uint8_t *px, uint8_t *luma, int16
   }
 }
 
+/* a[i][j] = j (rows s->stride apart) and the stage's mask (rows s->a
+ * apart) cleared. */
 static void
-identity_rows (int16_t *a, const Stage *s, int w, int nt)
+identity_rows (const GcvSeamCpu *ctx, int16_t *a, uint8_t *mask, const Stage *s, int w, int nt)
 {
   int i;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s->rows * w))
+#pragma omp parallel for num_threads(team (nt, (size_t) s->rows * w)) schedule(static)
   for (i = 0; i < s->rows; i++) {
     int16_t *r = a + s->stride * i;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (int j = 0; j < w; j++)
       r[j] = (int16_t) j;
+    memset (mask + (size_t) s->a * i, 0, s->a);
   }
 }
 
@@ -1060,8 +1095,7 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
   double t0 = ctx->profiling ? gcv_now_ms () : 0.0;
   Work w;
 
-  memset (mask, 0, (size_t) s->rows * s->a);
-  identity_rows (ctx->src[k], s, s->a, nt);
+  identity_rows (ctx, ctx->src[k], mask, s, s->a, nt);
   w.bias = ctx->bias;
   w.rows = s->rows;
   w.stride = s->stride;
@@ -1072,7 +1106,7 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
     w.E = ctx->energy;
     w.step_src = NULL;
     w.w = s->a;
-    energy_full (&w, params->energy, 1, nt);
+    energy_full (ctx, &w, params->energy, 1, nt);
     if (ctx->profiling)
       pr->energy_ms += gcv_now_ms () - t0;
     run_passes (ctx, &w, s->a - s->b, params, mask, s->a, NULL, 1, nt);
@@ -1087,9 +1121,12 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
     double t1 = ctx->profiling ? gcv_now_ms () : 0.0;
 
     /* a copy of the step input to find the n seams on */
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s->rows * width))
+#pragma omp parallel for num_threads(team (nt, (size_t) s->rows * width)) schedule(static)
     for (i = 0; i < s->rows; i++) {
       const size_t o = s->stride * i;
+
+      if (gcv_cancel_requested (ctx->cancel))
+        continue;
       memcpy (ctx->wluma + o, ctx->luma[k] + o, width);
       memset (ctx->chosen + o, 0, width);
       for (int j = 0; j < width; j++)
@@ -1100,10 +1137,13 @@ run_stage (GcvSeamCpu *ctx, int k, const Stage *s, const GcvSeamParams *params, 
     w.E = ctx->energy;
     w.step_src = ctx->src[k];
     w.w = width;
-    energy_full (&w, params->energy, 1, nt);
+    energy_full (ctx, &w, params->energy, 1, nt);
     if (ctx->profiling)
       pr->energy_ms += gcv_now_ms () - t1;
     run_passes (ctx, &w, n, params, mask, s->a, ctx->chosen, 0, nt);
+    /* stopped: the step's seams are not all chosen */
+    if (gcv_cancel_requested (ctx->cancel))
+      return;
 
     t1 = ctx->profiling ? gcv_now_ms () : 0.0;
     insert_seams (ctx, s, ctx->px[pxi], ctx->luma[k], ctx->src[k], width, nt);
@@ -1126,13 +1166,16 @@ emit_px (GcvSeamCpu *ctx, const uint8_t *px, size_t stride, int transposed, uint
   int y;
 
   if (transposed) {
-    transpose_px (px, stride, tmp, W, W, H, nb, nt);
+    transpose_px (px, stride, tmp, W, W, H, nb, nt, ctx->cancel);
     px = tmp;
     stride = W;
   }
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) W * H * nb))
+#pragma omp parallel for num_threads(team (nt, (size_t) W * H * nb)) schedule(static)
   for (y = 0; y < H; y++) {
     const uint8_t *s = px + stride * y * nb;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (int p = 0; p < g->n_planes; p++) {
       uint8_t *d = (uint8_t *) out[p].data + out[p].stride * y;
       if (nb == ch) {
@@ -1154,9 +1197,12 @@ gather_frame_px (GcvSeamCpu *ctx, const Stage *s0, const GcvPlane *in, const int
   const int nb = ctx->nb;
   int i;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s0->rows * w))
+#pragma omp parallel for num_threads(team (nt, (size_t) s0->rows * w)) schedule(static)
   for (i = 0; i < s0->rows; i++) {
     const size_t o = s0->stride * i;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (int j = 0; j < w; j++) {
       int x, y;
       stage0_xy (s0, i, src ? src[o + j] : j, &x, &y);
@@ -1173,9 +1219,12 @@ gather_px (GcvSeamCpu *ctx, const Stage *s, const uint8_t *srcpx, const int16_t 
   const int nb = ctx->nb;
   int i;
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s->rows * s->b))
+#pragma omp parallel for num_threads(team (nt, (size_t) s->rows * s->b)) schedule(static)
   for (i = 0; i < s->rows; i++) {
     const size_t o = s->stride * i;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (int j = 0; j < s->b; j++)
       copy_elem (dst + (o + j) * nb, srcpx + (o + src[o + j]) * nb, (size_t) nb);
   }
@@ -1195,18 +1244,21 @@ gather_reduced (GcvSeamCpu *ctx, const Stage *st, int ns, const GcvPlane *in, Gc
   /* ns == 1, height: T = S0^T (H x W); W then H: T = S1^T (H x W);
    * H then W: T = S0^T (H x in_width) */
   if (ns == 1 && st[0].dir == DIR_HEIGHT)
-    transpose_i16 (S0, st[0].stride, ctx->map, W, st[0].rows, st[0].b, nt);
+    transpose_i16 (S0, st[0].stride, ctx->map, W, st[0].rows, st[0].b, nt, ctx->cancel);
   else if (ns == 2 && st[0].dir == DIR_WIDTH)
-    transpose_i16 (S1, st[1].stride, ctx->map, W, st[1].rows, st[1].b, nt);
+    transpose_i16 (S1, st[1].stride, ctx->map, W, st[1].rows, st[1].b, nt, ctx->cancel);
   else if (ns == 2)
-    transpose_i16 (S0, st[0].stride, ctx->map, g->in_width, st[0].rows, st[0].b, nt);
+    transpose_i16 (S0, st[0].stride, ctx->map, g->in_width, st[0].rows, st[0].b, nt, ctx->cancel);
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) W * H))
+#pragma omp parallel for num_threads(team (nt, (size_t) W * H)) schedule(static)
   for (y = 0; y < H; y++) {
     /* the frame column and row of each output pixel of this row, case by
      * case (loop-invariant, so the branch stays out of the pixel loop) */
     const int16_t *sx = NULL, *sy = NULL;
     int mode;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     if (ns == 1 && st[0].dir == DIR_WIDTH) {
       mode = 0;                 /* fx = S0[y][x], fy = y */
       sx = S0 + st[0].stride * y;
@@ -1284,12 +1336,16 @@ build_mask (GcvSeamCpu *ctx, const Stage *st, int ns, GcvPlane *mask, int nt)
   }
   M0 = ctx->prev_mask[s0->dir];
   if (ns == 2)                  /* stage 1's mask, R1 x a1 = b0 x R0, turned to R0 x b0 */
-    transpose_u8 (ctx->prev_mask[st[1].dir], st[1].a, ctx->scratch, s0->b, st[1].rows, st[1].a, nt);
+    transpose_u8 (ctx->prev_mask[st[1].dir], st[1].a, ctx->scratch, s0->b, st[1].rows, st[1].a, nt,
+        ctx->cancel);
 
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s0->rows * s0->a))
+#pragma omp parallel for num_threads(team (nt, (size_t) s0->rows * s0->a)) schedule(static)
   for (i = 0; i < s0->rows; i++) {
     uint8_t *k = K + ks * i;
     const uint8_t *m = M0 + (size_t) s0->a * i;
+
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (int c = 0; c < s0->a; c++)
       k[c] = m[c] ? bit0 : 0;
     if (ns == 2) {
@@ -1301,7 +1357,7 @@ build_mask (GcvSeamCpu *ctx, const Stage *st, int ns, GcvPlane *mask, int nt)
     }
   }
   if (s0->dir == DIR_HEIGHT)
-    transpose_u8 (K, ks, mask->data, mask->stride, s0->rows, s0->a, nt);
+    transpose_u8 (K, ks, mask->data, mask->stride, s0->rows, s0->a, nt, ctx->cancel);
 }
 
 /* ---- the API ---------------------------------------------------------------------------- */
@@ -1508,12 +1564,7 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
   if (mask && plane_check (mask, g->in_width, g->in_height, 1, "mask", 0, err) != GCV_OK)
     return GCV_ERROR_INVALID;
 
-#ifdef _OPENMP
-  nt = n_threads > 0 ? n_threads : omp_get_num_procs ();
-#else
-  nt = 1;
-  (void) n_threads;
-#endif
+  nt = n_threads;
   memset (&ctx->prof, 0, sizeof (ctx->prof));
   ctx->late_joins = 0;
   if (ctx->serial_frames > 0)
@@ -1539,7 +1590,7 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
     } else {
       const Stage *s0 = &st[0];
       /* stage 1's input is stage 0's output turned over */
-      transpose_u8 (ctx->luma[0], s0->stride, ctx->luma[1], s->stride, s0->rows, s0->b, nt);
+      transpose_u8 (ctx->luma[0], s0->stride, ctx->luma[1], s->stride, s0->rows, s0->b, nt, ctx->cancel);
       if (s0->b > s0->a || grows) {
         /* packed pixels: from stage 0's (it enlarged), or gathered from
          * the frame through src[0] */
@@ -1547,16 +1598,19 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
         if (s0->b < s0->a)
           gather_frame_px (ctx, s0, in, ctx->src[0], s0->b, ctx->px[pxi], nt);
         transpose_px (ctx->px[pxi], s0->stride, ctx->px[pxi ^ 1], s->stride, s0->rows, s0->b, ctx->nb,
-            nt);
+            nt, ctx->cancel);
         pxi ^= 1;
         if (ctx->profiling)
           px_ms += gcv_now_ms () - t1;
         if (use_alpha) {
           int i;
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s->rows * s->a))
+#pragma omp parallel for num_threads(team (nt, (size_t) s->rows * s->a)) schedule(static)
           for (i = 0; i < s->rows; i++) {
             const uint8_t *q = ctx->px[pxi] + s->stride * i * ctx->nb + g->alpha_channel;
             uint8_t *A = ctx->alpha + s->stride * i;
+
+            if (gcv_cancel_requested (ctx->cancel))
+              continue;
             for (int c = 0; c < s->a; c++)
               A[c] = q[(size_t) c * ctx->nb];
           }
@@ -1564,15 +1618,18 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
       } else if (use_alpha) {
         /* stage 0's alpha through src[0], then turned over */
         int i;
-#pragma omp parallel for num_threads(nt) schedule(static) if (worth_threads ((size_t) s0->rows * s0->b))
+#pragma omp parallel for num_threads(team (nt, (size_t) s0->rows * s0->b)) schedule(static)
         for (i = 0; i < s0->rows; i++) {
           const uint8_t *A = ctx->alpha + s0->stride * i;
           const int16_t *S = ctx->src[0] + s0->stride * i;
           uint8_t *d = ctx->scratch + (size_t) s0->b * i;
+
+          if (gcv_cancel_requested (ctx->cancel))
+            continue;
           for (int j = 0; j < s0->b; j++)
             d[j] = A[S[j]];
         }
-        transpose_u8 (ctx->scratch, s0->b, ctx->alpha, s->stride, s0->rows, s0->b, nt);
+        transpose_u8 (ctx->scratch, s0->b, ctx->alpha, s->stride, s0->rows, s0->b, nt, ctx->cancel);
       }
       if (use_alpha)
         alpha = ctx->alpha;
@@ -1586,7 +1643,7 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
         Stage n = { DIR_WIDTH, g->in_height, g->in_width, g->in_width, (size_t) g->in_width };
         gather_frame_px (ctx, &n, in, NULL, g->in_width, ctx->px[1], nt);
         transpose_px (ctx->px[1], g->in_width, ctx->px[0], s->stride, g->in_height, g->in_width,
-            ctx->nb, nt);
+            ctx->nb, nt, ctx->cancel);
       }
       if (ctx->profiling)
         px_ms += gcv_now_ms () - t1;
@@ -1598,6 +1655,11 @@ gcv_seam_cpu_process (GcvSeamCpu *ctx, const GcvSeamParams *params, const GcvPla
       ctx->prof.energy_ms += gcv_now_ms () - t0 - px_ms;
     }
     run_stage (ctx, k, s, params, pxi, nt);
+    if (gcv_cancel_requested (ctx->cancel)) {
+      /* the seams of this frame are not whole: the next one starts afresh */
+      ctx->have_prev = 0;
+      return gcv_cancel_check (ctx->cancel, "seamcarve", err);
+    }
   }
 
   t0 = ctx->profiling ? gcv_now_ms () : 0.0;
@@ -1637,6 +1699,12 @@ gcv_seam_cpu_reset (GcvSeamCpu *ctx)
 {
   if (ctx)
     ctx->have_prev = 0;
+}
+
+void
+gcv_seam_cpu_set_cancel (GcvSeamCpu *ctx, const GcvCancel *cancel)
+{
+  ctx->cancel = cancel;
 }
 
 void

@@ -613,9 +613,13 @@ GcvStatus gcv_vcm_cpu_set_reference (GcvVcmCpu * ctx, const GcvPlane * luma, Gcv
 /* Tracks P's points into `cur`: writes *n_points (<= params->max_points)
  * records to `points`; the points become the history and `cur` becomes P.
  * Fails (GCV_ERROR_INVALID) without a reference or with bad params.
- * n_threads 0 = all cores; times may be NULL. */
+ * n_threads: at most that many threads (0: one per core), as many as each
+ * phase is worth (gcv-parallel.h); times may be NULL.  Stopped
+ * (GCV_ERROR_CANCELLED): no points, P and the history kept. */
 GcvStatus gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlane * cur,
     GcvVcmPoint * points, int *n_points, int n_threads, GcvVcmTimes * times, GcvError * err);
+/* The stop request _process watches (NULL: none). */
+void gcv_vcm_cpu_set_cancel (GcvVcmCpu * ctx, const GcvCancel * cancel);
 void gcv_vcm_cpu_free (GcvVcmCpu * ctx);
 
 /* ---- CUDA backend (kernels/vcm.cu; only when built with CUDA) ----------

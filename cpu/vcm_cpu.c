@@ -41,22 +41,30 @@
  *    neighbours (254 * 256 * 32767 < 2^31).
  *
  * Every per-point phase runs on OpenMP threads (dynamic: border points
- * have smaller maps); the results do not depend on the thread count.
+ * have smaller maps), as many as the phase's work is worth
+ * (gcv-parallel.h); the results do not depend on the thread count.  A stop
+ * request is looked at before every row of windows and every point (a few
+ * milliseconds apart at the largest settings).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "vcm.h"
+#include "gcv-parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <emmintrin.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #define VCM_MAX_DIMENSION 32767
+/* One core's time per unit of each phase, what the phases' teams are
+ * sized by (1080p with the defaults: 160 ms a frame, split over the phases
+ * by their counts): a pixel of the point selection, a template sample of
+ * one displacement of the NCM, a map entry of one term (own, neighbour or
+ * history) of the VCM. */
+#define NS_PER_PIXEL_POINTS 4.0
+#define NS_PER_NCM_SAMPLE 0.6
+#define NS_PER_VCM_TERM 1.0
 #define CELL 16                 /* bucket cell side, pixels */
 
 typedef struct {
@@ -73,6 +81,7 @@ struct _GcvVcmCpu {
   int16_t *cur;                 /* C, packed */
   uint32_t *sum1, *sum2;        /* integral images of C and C^2, (W + 1) x (H + 1) */
   int has_reference;
+  const GcvCancel *cancel;
 
   /* candidates: per-window slots */
   int32_t *cand_pos;            /* y * W + x */
@@ -375,15 +384,19 @@ find_points (GcvVcmCpu * ctx, const GcvVcmParams * p, int nt, GcvError * err)
   if (!gcv_ensure_capacity ((void **) &ctx->cand_st, &ctx->cap_cand_st, n_cand, sizeof (uint8_t)))
     goto no_memory;
 
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (nt > 1)
   for (r = 0; r < rows; r++) {
     int wx;
+    if (gcv_cancel_requested (ctx->cancel))
+      continue;
     for (wx = 0; wx < cols; wx++) {
       int wi = r * cols + wx;
       select_window (ctx, p, wx, r, ctx->cand_pos + (size_t) wi * ppw, ctx->cand_st + (size_t) wi * ppw,
           &ctx->cand_count[wi]);
     }
   }
+  if (gcv_cancel_requested (ctx->cancel))
+    return gcv_cancel_check (ctx->cancel, "vcm", err);
 
   for (w = 0; w < n_win; w++)
     total += ctx->cand_count[w];
@@ -442,7 +455,7 @@ integrals (GcvVcmCpu * ctx)
 
   memset (ctx->sum1, 0, sizeof (uint32_t) * s);
   memset (ctx->sum2, 0, sizeof (uint32_t) * s);
-  for (y = 0; y < H; y++) {
+  for (y = 0; y < H && !gcv_cancel_requested (ctx->cancel); y++) {
     const int16_t *c = ctx->cur + (size_t) y * W;
     uint32_t *o1 = ctx->sum1 + (size_t) (y + 1) * s, *o2 = ctx->sum2 + (size_t) (y + 1) * s;
     const uint32_t *u1 = o1 - s, *u2 = o2 - s;
@@ -735,12 +748,20 @@ vcm_point (const GcvVcmCpu * ctx, const GcvVcmParams * p, const GcvPlane * cur, 
   *ey_out = ey;
 }
 
+void
+gcv_vcm_cpu_set_cancel (GcvVcmCpu * ctx, const GcvCancel * cancel)
+{
+  ctx->cancel = cancel;
+}
+
 GcvStatus
 gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlane * cur, GcvVcmPoint * points,
     int *n_points, int n_threads, GcvVcmTimes * times, GcvError * err)
 {
   const char *why;
-  int nt, N, M, i, y;
+  int nt, nt_ncm, nt_vcm, N, M, i, y;
+  double neighbours;
+  GcvStatus st;
   double t0, t1, t2, t3;
   size_t mm;
   uint8_t *swap_ref;
@@ -761,38 +782,47 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
     gcv_error_set (err, GCV_ERROR_INVALID, "vcm: no reference frame to track from");
     return GCV_ERROR_INVALID;
   }
-#ifdef _OPENMP
-  nt = n_threads > 0 ? n_threads : omp_get_num_procs ();
-#else
-  (void) n_threads;
-  nt = 1;
-#endif
+  nt = gcv_parallel_threads (n_threads, NS_PER_PIXEL_POINTS * ctx->width * ctx->height);
   t0 = gcv_now_ms ();
-  for (y = 0; y < ctx->height; y++) {
+  for (y = 0; y < ctx->height && !gcv_cancel_requested (ctx->cancel); y++) {
     const uint8_t *src = (const uint8_t *) cur->data + (size_t) y * cur->stride;
     int16_t *dst = ctx->cur + (size_t) y * ctx->width;
     int x;
     for (x = 0; x < ctx->width; x++)
       dst[x] = src[x];
   }
-  if (find_points (ctx, params, nt, err) != GCV_OK)
-    return GCV_ERROR_NO_MEMORY;
+  if ((st = find_points (ctx, params, nt, err)) != GCV_OK)
+    return st;
   N = ctx->n_points;
   M = gcv_vcm_map_side (params);
   mm = (size_t) M * M;
   t1 = gcv_now_ms ();
+  nt_ncm = gcv_parallel_threads (n_threads, NS_PER_NCM_SAMPLE * N * (double) mm * params->template_size
+      * params->template_size);
+  /* the neighbours a point has on average (the points spread evenly) */
+  neighbours = 3.1416 * params->coherence_radius * params->coherence_radius * N
+      / ((double) ctx->width * ctx->height);
+  nt_vcm = gcv_parallel_threads (n_threads, NS_PER_VCM_TERM * N * (double) mm * (1.0 + (neighbours < N ?
+              neighbours : N) + (ctx->n_hist > 0)));
 
   if (!gcv_ensure_capacity ((void **) &ctx->ncm, &ctx->cap_ncm, (size_t) N * mm, sizeof (int16_t))
-      || !gcv_ensure_capacity ((void **) &ctx->scratch, &ctx->cap_scratch, (size_t) nt * mm, sizeof (int64_t))
-      || !gcv_ensure_capacity ((void **) &ctx->scratch32, &ctx->cap_scratch32, (size_t) nt * mm, sizeof (int32_t))) {
+      || !gcv_ensure_capacity ((void **) &ctx->scratch, &ctx->cap_scratch, (size_t) nt_vcm * mm,
+          sizeof (int64_t))
+      || !gcv_ensure_capacity ((void **) &ctx->scratch32, &ctx->cap_scratch32, (size_t) nt_vcm * mm,
+          sizeof (int32_t))) {
     gcv_error_set (err, GCV_ERROR_NO_MEMORY, "vcm: out of host memory for %d correlation maps of %dx%d", N,
         M, M);
     return GCV_ERROR_NO_MEMORY;
   }
   integrals (ctx);
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
+  if ((st = gcv_cancel_check (ctx->cancel, "vcm", err)) != GCV_OK)
+    return st;
+#pragma omp parallel for num_threads(nt_ncm) schedule(dynamic, 4) if (nt_ncm > 1)
   for (i = 0; i < N; i++)
-    ncm_point (ctx, params, ctx->px[i], ctx->py[i], ctx->ncm + (size_t) i * mm);
+    if (!gcv_cancel_requested (ctx->cancel))
+      ncm_point (ctx, params, ctx->px[i], ctx->py[i], ctx->ncm + (size_t) i * mm);
+  if ((st = gcv_cancel_check (ctx->cancel, "vcm", err)) != GCV_OK)
+    return st;
   t2 = gcv_now_ms ();
 
   gcv_vcm_tables_make (params, &ctx->tables);
@@ -811,10 +841,17 @@ gcv_vcm_cpu_process (GcvVcmCpu * ctx, const GcvVcmParams * params, const GcvPlan
       gcv_error_set (err, GCV_ERROR_NO_MEMORY, "vcm: out of host memory for the history");
       return GCV_ERROR_NO_MEMORY;
     }
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4)
+#pragma omp parallel for num_threads(nt_vcm) schedule(dynamic, 4) if (nt_vcm > 1)
     for (i = 0; i < N; i++)
-      vcm_point (ctx, params, cur, i, ctx->scratch + (size_t) gcv_thread_index () * mm,
-          ctx->scratch32 + (size_t) gcv_thread_index () * mm, &points[i], &nex[i], &ney[i]);
+      if (!gcv_cancel_requested (ctx->cancel))
+        vcm_point (ctx, params, cur, i, ctx->scratch + (size_t) gcv_thread_index () * mm,
+            ctx->scratch32 + (size_t) gcv_thread_index () * mm, &points[i], &nex[i], &ney[i]);
+    /* stopped: the history and the reference stay as they were */
+    if ((st = gcv_cancel_check (ctx->cancel, "vcm", err)) != GCV_OK) {
+      free (nex);
+      free (ney);
+      return st;
+    }
     free (ctx->hx);
     free (ctx->hy);
     free (ctx->hex);

@@ -409,6 +409,7 @@ gst_cuda_video_bspline_scale_setup (GstCudaVideoFilter * filter, GstCudaVideoBac
       self->cpu[p] = gcv_scale_cpu_new (&geom, &err);
       if (self->cpu[p] == NULL)
         return gst_cuda_video_filter_set_error (error, &err);
+      gcv_scale_cpu_set_cancel (self->cpu[p], gst_cuda_video_filter_get_cancel (filter));
       continue;
     }
     self->cuda[p] = gcv_scale_cuda_new (&geom, &err);

@@ -439,6 +439,7 @@ gst_cuda_video_canny_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend bac
     self->cpu = gcv_canny_cpu_new (self->luma, w, h, &err);
     if (self->cpu == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
+    gcv_canny_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
     return TRUE;
   }
   self->cuda = gcv_canny_cuda_new (self->luma, w, h, &err);

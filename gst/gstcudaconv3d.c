@@ -817,11 +817,13 @@ make_contexts (GstCudaVideoConv3d * self, GstCudaVideoBackend backend,
       self->cpu[p] = gcv_conv3d_cpu_new (g, prm, n_threads, &err);
       if (!self->cpu[p])
         return gst_cuda_video_filter_set_error (error, &err);
+      gcv_conv3d_cpu_set_cancel (self->cpu[p], gst_cuda_video_filter_get_cancel (filter));
       continue;
     }
     self->cuda[p] = gcv_conv3d_cuda_new (g, prm, gst_cuda_video_filter_get_stream (filter), &err);
     if (!self->cuda[p])
       return gst_cuda_video_filter_set_error (error, &err);
+    gcv_conv3d_cuda_set_cancel (self->cuda[p], gst_cuda_video_filter_get_cancel (filter));
   }
 
   GST_OBJECT_LOCK (self);

@@ -1042,6 +1042,7 @@ gst_cuda_video_dibr_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend back
   self->cpu = gcv_dibr_cpu_new (W, H, &err);
   if (self->cpu == NULL)
     return gst_cuda_video_filter_set_error (error, &err);
+  gcv_dibr_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
   return TRUE;
 }
 
@@ -1264,7 +1265,8 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   {
     GcvPlane colour = { self->colour, W, H, (gsize) W * 4 };
     GcvPlane depth = { self->depth, W, H, (gsize) W * (bits / 8) };
-    if (gcv_dibr_unpack (&packed, &colour, &depth, nt, &err) != GCV_OK)
+    if (gcv_dibr_unpack (&packed, &colour, &depth, nt, gst_cuda_video_filter_get_cancel (filter),
+            &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "Unpacking the frame", &err);
     view.rgba = colour;
     view.depth = depth;
@@ -1296,7 +1298,7 @@ gst_cuda_video_dibr_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fra
   if (n > 0) {
     compose_args (self, &out_frame->info, debug, &params, &order, &show, &dec);
     if (gcv_dibr_compose (composed, n, output == GST_CUDA_VIDEO_DIBR_OUTPUT_ANAGLYPH, show, &dec, &order,
-            &out, nt, &err) != GCV_OK)
+            &out, nt, gst_cuda_video_filter_get_cancel (filter), &err) != GCV_OK)
       return gst_cuda_video_filter_backend_failed (filter, "Composing the output", &err);
   }
   if (count)

@@ -696,6 +696,8 @@ setup_cuda (GstCudaVideoMotionEst * self, gint width, gint height, GError ** err
     if (!context_enter (self, c, error))
       return FALSE;
     c->cuda = gcv_motion_cuda_new (width, height, &err);
+    if (c->cuda != NULL)
+      gcv_motion_cuda_set_cancel (c->cuda, gst_cuda_video_filter_get_cancel (filter));
     ok = c->cuda != NULL && (!self->serial || gcv_cuda_event_new (&c->reference_taken, &err) == GCV_OK);
     for (e = 0; e < CONTEXT_EVENTS && ok && self->serial; e++)
       ok = gcv_cuda_event_new (&c->done[e], &err) == GCV_OK;
@@ -741,6 +743,7 @@ gst_cuda_video_motion_est_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
   self->cpu = gcv_motion_cpu_new (width, height, &err);
   if (self->cpu == NULL)
     return gst_cuda_video_filter_set_error (error, &err);
+  gcv_motion_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
   return TRUE;
 }
 

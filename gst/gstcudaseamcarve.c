@@ -586,6 +586,7 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     self->cuda = gcv_seam_cuda_new (geom, &err);
     if (self->cuda == NULL)
       return gst_cuda_video_filter_set_error (error, &err);
+    gcv_seam_cuda_set_cancel (self->cuda, gst_cuda_video_filter_get_cancel (filter));
     gst_cuda_video_filter_set_results_size (filter, sizeof (SeamResults));
     return gst_cuda_video_filter_device_alloc (filter, geom->in_width, geom->in_height, &self->dev_mask,
         geom->in_width, error) && gst_cuda_video_filter_device_alloc (filter, sizeof (GcvSeamEnergySums), 1,
@@ -598,7 +599,10 @@ gst_cuda_video_seam_carve_setup (GstCudaVideoFilter * filter, GstCudaVideoBacken
     return FALSE;
   }
   self->cpu = gcv_seam_cpu_new (geom, &err);
-  return self->cpu != NULL || gst_cuda_video_filter_set_error (error, &err);
+  if (self->cpu == NULL)
+    return gst_cuda_video_filter_set_error (error, &err);
+  gcv_seam_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
+  return TRUE;
 }
 
 static void

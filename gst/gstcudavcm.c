@@ -650,6 +650,7 @@ gst_cuda_video_vcm_setup (GstCudaVideoFilter * filter, GstCudaVideoBackend backe
   self->cpu = gcv_vcm_cpu_new (width, height, &err);
   if (self->cpu == NULL)
     return gst_cuda_video_filter_set_error (error, &err);
+  gcv_vcm_cpu_set_cancel (self->cpu, gst_cuda_video_filter_get_cancel (filter));
   return TRUE;
 }
 

@@ -208,6 +208,14 @@ complete_job (GstCudaVideoFilter * self, Job * job, GstBuffer ** outbuf)
       gst_cuda_video_filter_set_error (&error, &err);
       return gst_cuda_video_filter_post_error (self, "Finishing the frame on the GPU", error);
     }
+    /* the element is stopping or flushing: the frame goes nowhere, and its
+     * work may have stopped half-way (the backends stop between launches) */
+    if (gcv_cancel_requested (&self->priv->cancel)) {
+      gst_cuda_video_filter_leave (self);
+      release_job_frames (job);
+      gst_clear_buffer (&job->outbuf);
+      return GST_FLOW_FLUSHING;
+    }
     if (job->uploaded)
       ms[0] = elapsed (slot, EV_UP_START, EV_UP_END);
     if (job->computed)

@@ -110,6 +110,10 @@ struct _GstCudaVideoFilterPrivate
   gint async_depth;
   gint post_messages;           /* atomic: for elements that install post-messages */
 
+  /* requested by a change to READY or a FLUSH_START (any thread), cleared
+   * at start and FLUSH_STOP; the backends' contexts watch it */
+  GcvCancel cancel;
+
   /* state, streaming thread (and start/stop) */
   GstCudaVideoBackend backend;
   gboolean started;
@@ -158,6 +162,13 @@ on_gpu (GstCudaVideoFilter * self)
 {
   return self->priv->backend == GST_CUDA_VIDEO_BACKEND_CUDA;
 }
+
+/* ---- settings and errors (gstcudavideofilter-settings.c) ---- */
+/* The GError domain of work that stopped on request (GCV_ERROR_CANCELLED,
+ * gst_cuda_video_filter_set_error): post_error posts nothing for it and
+ * returns GST_FLOW_FLUSHING. */
+#define GST_CUDA_VIDEO_FILTER_STOPPED (gst_cuda_video_filter_stopped_quark ())
+GQuark gst_cuda_video_filter_stopped_quark (void);
 
 /* ---- device (gstcudavideofilter-device.c) ---- */
 /* Enters the element's context or posts why it cannot. */

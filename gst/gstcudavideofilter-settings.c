@@ -22,6 +22,8 @@
 
 #define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
 
+G_DEFINE_QUARK (gst-cuda-video-filter-stopped, gst_cuda_video_filter_stopped);
+
 void
 gst_cuda_video_filter_warn_rejected (GstCudaVideoFilter * self, GParamSpec * pspec, const GValue * value,
     const gchar * why)
@@ -115,7 +117,14 @@ gst_cuda_video_filter_apply_params (GstCudaVideoFilter * self, gpointer params, 
 gboolean
 gst_cuda_video_filter_set_error (GError ** error, const GcvError * err)
 {
-  GstResourceError code = err->status == GCV_ERROR_NO_MEMORY ? GST_RESOURCE_ERROR_NO_SPACE_LEFT :
+  GstResourceError code;
+
+  /* a stop request is no failure: post_error recognises it */
+  if (err->status == GCV_ERROR_CANCELLED) {
+    g_set_error_literal (error, GST_CUDA_VIDEO_FILTER_STOPPED, 0, err->message);
+    return FALSE;
+  }
+  code = err->status == GCV_ERROR_NO_MEMORY ? GST_RESOURCE_ERROR_NO_SPACE_LEFT :
       err->status == GCV_ERROR_NO_DEVICE ? GST_RESOURCE_ERROR_NOT_FOUND : GST_RESOURCE_ERROR_FAILED;
 
   g_set_error_literal (error, GST_RESOURCE_ERROR, code, err->message);
@@ -126,6 +135,14 @@ gst_cuda_video_filter_post_error (GstCudaVideoFilter * self, const gchar * what,
 {
   gint code = error && error->domain == GST_RESOURCE_ERROR ? error->code : GST_RESOURCE_ERROR_FAILED;
 
+  /* the work stopped because the element is stopping or flushing
+   * (gst_cuda_video_filter_get_cancel): nothing failed and nothing is
+   * posted; the frame goes nowhere */
+  if (error && error->domain == GST_CUDA_VIDEO_FILTER_STOPPED) {
+    GST_DEBUG_OBJECT (self, "%s: %s", what, error->message);
+    g_clear_error (&error);
+    return GST_FLOW_FLUSHING;
+  }
   /* settings and negotiation problems are the user's to fix: the message
    * itself is the text */
   if (error && (error->domain == GST_LIBRARY_ERROR || error->domain == GST_CORE_ERROR

@@ -68,6 +68,8 @@ static void gst_cuda_video_filter_set_property (GObject * object, guint prop_id,
 static void gst_cuda_video_filter_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static void gst_cuda_video_filter_finalize (GObject * object);
+static GstStateChangeReturn gst_cuda_video_filter_change_state (GstElement * element,
+    GstStateChange transition);
 static gboolean gst_cuda_video_filter_start (GstBaseTransform * trans);
 static gboolean gst_cuda_video_filter_stop (GstBaseTransform * trans);
 static gboolean gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
@@ -98,7 +100,9 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
           NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_N_THREADS,
       g_param_spec_uint ("n-threads", "CPU threads",
-          "Threads for the CPU implementation (0 = one per core)",
+          "Most threads for the CPU implementation (0 = one per core); a frame gets as many as its "
+          "work is worth, and with 0 several only while the machine's cores are free (small frames "
+          "and busy machines run on one)",
           0, 1024, DEFAULT_PROP_N_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_STATS,
@@ -118,6 +122,7 @@ gst_cuda_video_filter_class_init (GstCudaVideoFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_set_context);
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_change_state);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_video_filter_stop);
@@ -265,6 +270,7 @@ gst_cuda_video_filter_start (GstBaseTransform * trans)
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (self);
 
+  gcv_cancel_clear (&priv->cancel);
   g_mutex_lock (&priv->stats_lock);
   priv->frames = 0;
   memset (priv->sum_ms, 0, sizeof (priv->sum_ms));
@@ -333,7 +339,6 @@ gst_cuda_video_filter_stop (GstBaseTransform * trans)
 {
   GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (trans);
   GstCudaVideoFilterClass *klass = GST_CUDA_VIDEO_FILTER_GET_CLASS (self);
-
   gst_cuda_video_filter_discard_inflight (self);
   gst_cuda_video_filter_flush_events (self, FALSE);
   if (klass->reset)
@@ -348,6 +353,28 @@ gst_cuda_video_filter_stop (GstBaseTransform * trans)
   self->priv->started = FALSE;
   GST_OBJECT_UNLOCK (self);
   return TRUE;
+}
+
+/* The streaming thread must leave the frame it works on before the pads
+ * can stop (the sink pad waits for its stream lock): a frame of minutes
+ * would hold the change to READY that long.  The request goes out before
+ * the pads are deactivated; the backends see it between chunks of their
+ * work and the frame ends as flushing (nothing pushed, no error). */
+static GstStateChangeReturn
+gst_cuda_video_filter_change_state (GstElement * element, GstStateChange transition)
+{
+  GstCudaVideoFilter *self = GST_CUDA_VIDEO_FILTER (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    GST_DEBUG_OBJECT (self, "asking the frame in progress to stop");
+    gcv_cancel_request (&self->priv->cancel);
+  }
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  /* still PAUSED: frames go on */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && ret == GST_STATE_CHANGE_FAILURE)
+    gcv_cancel_clear (&self->priv->cancel);
+  return ret;
 }
 
 static gboolean
@@ -370,7 +397,7 @@ gst_cuda_video_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
   /* frames of the old caps go out under them (the source pad still has
    * them: basetransform sets the new ones after this) */
   if (priv->configured && gst_cuda_video_filter_drain_inflight (self) != GST_FLOW_OK)
-    gst_cuda_video_filter_discard_inflight (self);
+  gst_cuda_video_filter_discard_inflight (self);
   if (klass->reset)
     klass->reset (self);
   free_per_caps (self);
@@ -510,6 +537,12 @@ gst_cuda_video_filter_get_n_threads (GstCudaVideoFilter * self)
   return n;
 }
 
+const GcvCancel *
+gst_cuda_video_filter_get_cancel (GstCudaVideoFilter * self)
+{
+  return &self->priv->cancel;
+}
+
 gpointer
 gst_cuda_video_filter_get_stream (GstCudaVideoFilter * self)
 {
@@ -565,7 +598,14 @@ gst_cuda_video_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
   gboolean res;
 
   switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      /* a flushing seek: the frame in progress is of no use any more
+       * (this thread is not the streaming one) */
+      gcv_cancel_request (&self->priv->cancel);
+      break;
     case GST_EVENT_FLUSH_STOP:
+      /* the streaming thread left the frame: the next ones run */
+      gcv_cancel_clear (&self->priv->cancel);
       gst_cuda_video_filter_discard_inflight (self);
       if (klass->reset)
         klass->reset (self);

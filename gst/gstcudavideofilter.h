@@ -198,6 +198,14 @@ gboolean gst_cuda_video_filter_register_pair (GstPlugin * plugin, GType parent, 
 GstCudaVideoBackend gst_cuda_video_filter_get_backend (GstCudaVideoFilter * filter);
 /* Threads for the CPU backend (the n-threads property, 0 = all cores). */
 gint gst_cuda_video_filter_get_n_threads (GstCudaVideoFilter * filter);
+/* The stop request the element's backend contexts watch (give it to them
+ * in setup): set when the element goes to READY and at a FLUSH_START,
+ * cleared at start and at FLUSH_STOP, so that a frame of any cost ends
+ * within a chunk of its work.  A backend call that stopped returns
+ * GCV_ERROR_CANCELLED, which gst_cuda_video_filter_backend_failed() (and
+ * _set_error() + _post_error()) turn into GST_FLOW_FLUSHING without a
+ * message.  Valid as long as the element. */
+const GcvCancel *gst_cuda_video_filter_get_cancel (GstCudaVideoFilter * filter);
 /* The CUDA device the instance runs on (valid with the CUDA backend). */
 gint gst_cuda_video_filter_get_device (GstCudaVideoFilter * filter);
 /* The stream the CUDA backend's work goes on (a cudaStream_t of the
@@ -379,14 +387,17 @@ gboolean gst_cuda_video_filter_round_to_format_device (GstCudaVideoFilter * filt
     const GstCudaVideoDeviceFrame * frame, guint planes, GError ** error);
 
 /* Turns a backend error into a GError in GST_RESOURCE_ERROR, keeping the
- * message; returns FALSE for use in return statements. */
+ * message (GCV_ERROR_CANCELLED: a domain of its own that _post_error
+ * recognises); returns FALSE for use in return statements. */
 gboolean gst_cuda_video_filter_set_error (GError ** error, const GcvError * err);
 /* Posts a backend's failure while @what (gst_cuda_video_filter_set_error
  * then _post_error) and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_cuda_video_filter_backend_failed (GstCudaVideoFilter * filter, const gchar * what,
     const GcvError * err);
 /* Posts @error as a GST_ELEMENT_ERROR (no memory -> NO_SPACE_LEFT) and
- * returns GST_FLOW_ERROR. */
+ * returns GST_FLOW_ERROR; work that stopped on request (see
+ * gst_cuda_video_filter_get_cancel) posts nothing and returns
+ * GST_FLOW_FLUSHING. */
 GstFlowReturn gst_cuda_video_filter_post_error (GstCudaVideoFilter * filter, const gchar * what,
     GError * error);
 /* Raw video caps in @formats ("{ ... }") and sizes 1 .. @max (a macro:

@@ -75,6 +75,12 @@ constexpr int kStreamThreads = 128, kStreamMinBlocks = 4;   /* <= 128 registers 
 constexpr int kTileX = 32, kTileY = 8;          /* shared and baseline blocks */
 constexpr int kMaxWindow = GCV_CONV3D_MAX_SIZE + GCV_CONV3D_MAX_OUTPUTS - 1;
 constexpr int kConstFloats = 16384;             /* 64 KB, all of __constant__ */
+/* A baseline launch of more multiply-adds than this goes in bands of
+ * rows, the host never more than two bands ahead of the device, and looks
+ * at the stop request before each: tens of milliseconds of a GPU, so
+ * that a frame of seconds (8192 x 8192, 31 x 31 x 31) stops within a few
+ * bands. */
+constexpr double kBandTaps = 1e11;
 
 /* ---- parameters passed by value ------------------------------------------------ */
 
@@ -244,10 +250,10 @@ coef_at (const float *__restrict__ g, int const_off, int idx)
  * 32 x 8 blocks. */
 template <bool CONST> __global__ void __launch_bounds__ (kTileX * kTileY)
 conv_baseline (RingView ring, Window win, const float *__restrict__ coef, int const_off, int kx, int ky,
-    int kt, int kxp, int width, int height, int n, OutSet out, Quant q)
+    int kt, int kxp, int width, int height, int n, OutSet out, Quant q, int y0)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int y = y0 + blockIdx.y * blockDim.y + threadIdx.y;
   const int o = blockIdx.z % n, r = blockIdx.z / n;
   if (x >= width || y >= height)
     return;
@@ -677,6 +683,9 @@ struct _GcvConv3dCuda
   float2 *acc = nullptr;        /* hybrid: [max_outputs][F][bins2] */
   float *result = nullptr;      /* hybrid: [max_outputs][F][plane]; fft3d: the window [F][T][plane] */
   float *kbuf = nullptr;        /* hybrid: [kt][plane] (fft3d uses result) */
+
+  const GcvCancel *cancel = nullptr;
+  cudaEvent_t band_done[2] = { nullptr, nullptr };      /* the last two bands of a banded baseline */
 };
 
 static bool
@@ -717,9 +726,19 @@ gcv_conv3d_cuda_free (GcvConv3dCuda * ctx)
   cudaFree (ctx->maps);
   cudaFree (ctx->coef_dev);
   const_pool_give (ctx->const_off, ctx->n_padded);
+  for (cudaEvent_t ev : ctx->band_done)
+    if (ev)
+      cudaEventDestroy (ev);
+  cudaGetLastError ();
   delete[] ctx->coef_host;
   delete[] ctx->coef_padded;
   delete ctx;
+}
+
+extern "C" void
+gcv_conv3d_cuda_set_cancel (GcvConv3dCuda * ctx, const GcvCancel * cancel)
+{
+  ctx->cancel = cancel;
 }
 
 static GcvStatus
@@ -923,6 +942,9 @@ conv3d_cuda_alloc (GcvConv3dCuda * ctx, cudaStream_t stream, GcvError * err)
       GCV_CUDA_TRY (cudaFuncSetAttribute (fn, cudaFuncAttributeMaxDynamicSharedMemorySize, optin), err,
           "conv3d: cudaFuncSetAttribute (shared memory)");
   }
+  if (a == GCV_CONV3D_BASELINE)
+    for (cudaEvent_t & ev : ctx->band_done)
+      GCV_CUDA_TRY (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming), err, "conv3d: cudaEventCreate");
   return GCV_OK;
 }
 
@@ -1322,14 +1344,31 @@ gcv_conv3d_cuda_process (GcvConv3dCuda * ctx, const GcvConv3dParams * params, in
     const RingView ring = ring_view (ctx);
     switch (p->algorithm) {
       case GCV_CONV3D_BASELINE:{
-        dim3 block (kTileX, kTileY), grid ((w + kTileX - 1) / kTileX, (h + kTileY - 1) / kTileY, n * F);
-        if (ctx->const_off >= 0)
-          conv_baseline<true><<<grid, block, 0, stream>>> (ring, win, ctx->coef_dev, ctx->const_off, p->kx,
-              p->ky, kt, ctx->kxp, w, h, n, all, q);
-        else
-          conv_baseline<false><<<grid, block, 0, stream>>> (ring, win, ctx->coef_dev, 0, p->kx, p->ky, kt,
-              ctx->kxp, w, h, n, all, q);
-        GCV_CUDA_LAUNCHED (err, "conv3d: conv_baseline launch");
+        /* one launch, or bands of rows when a stop request is watched and
+         * the frame is long (kBandTaps) */
+        const double row_taps = (double) w * n * F * p->kx * p->ky * kt;
+        const int band = ctx->cancel && row_taps * h > kBandTaps
+            ? ((int) (kBandTaps / row_taps) / kTileY + 1) * kTileY : h;
+        dim3 block (kTileX, kTileY);
+        for (int y0 = 0, k = 0; y0 < h; y0 += band, k++) {
+          const int rows = h - y0 < band ? h - y0 : band;
+          dim3 grid ((w + kTileX - 1) / kTileX, (rows + kTileY - 1) / kTileY, n * F);
+          if (k >= 2) {
+            /* the band before the last is done (the device has one queued) */
+            GCV_CUDA_TRY (cudaEventSynchronize (ctx->band_done[k & 1]), err, "conv3d: cudaEventSynchronize");
+            if ((st = gcv_cancel_check (ctx->cancel, "conv3d", err)) != GCV_OK)
+              return st;
+          }
+          if (ctx->const_off >= 0)
+            conv_baseline<true><<<grid, block, 0, stream>>> (ring, win, ctx->coef_dev, ctx->const_off, p->kx,
+                p->ky, kt, ctx->kxp, w, h, n, all, q, y0);
+          else
+            conv_baseline<false><<<grid, block, 0, stream>>> (ring, win, ctx->coef_dev, 0, p->kx, p->ky, kt,
+                ctx->kxp, w, h, n, all, q, y0);
+          GCV_CUDA_LAUNCHED (err, "conv3d: conv_baseline launch");
+          if (band < h)
+            GCV_CUDA_TRY (cudaEventRecord (ctx->band_done[k & 1], stream), err, "conv3d: cudaEventRecord");
+        }
         break;
       }
       case GCV_CONV3D_SHARED:

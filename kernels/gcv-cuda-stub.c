@@ -12,7 +12,6 @@
 #include "conv3d.h"
 #include "depth.h"
 #include "dibr.h"
-#include "gcv-image.h"
 #include "motionest.h"
 #include "overlay.h"
 #include "seamcarve.h"
@@ -267,6 +266,11 @@ gcv_conv3d_cuda_reset (GcvConv3dCuda * ctx)
 }
 
 void
+gcv_conv3d_cuda_set_cancel (GcvConv3dCuda * ctx, const GcvCancel * cancel)
+{
+}
+
+void
 gcv_conv3d_cuda_free (GcvConv3dCuda * ctx)
 {
 }
@@ -368,6 +372,11 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, con
 }
 
 void
+gcv_motion_cuda_set_cancel (GcvMotionCuda * ctx, const GcvCancel * cancel)
+{
+}
+
+void
 gcv_motion_cuda_free (GcvMotionCuda * ctx)
 {
 }
@@ -421,6 +430,11 @@ gcv_seam_cuda_reset (GcvSeamCuda * ctx)
 
 void
 gcv_seam_cuda_set_profiling (GcvSeamCuda * ctx, int on)
+{
+}
+
+void
+gcv_seam_cuda_set_cancel (GcvSeamCuda * ctx, const GcvCancel * cancel)
 {
 }
 

@@ -69,6 +69,13 @@ constexpr int kFinishThreads = 128;             /* k_finish: a warp per image bl
 constexpr int kPhaseTileX = 64, kPhaseTileY = 4;
 constexpr unsigned long long kNoKey = ~0ull;
 constexpr unsigned long long kBadKey = 1ull << 62;      /* > every key (J < 2^22: keys < 2^55) */
+/* A full search of more differences than this goes in slices of blocks,
+ * the host never more than two slices ahead of the device, and looks at
+ * the stop request before each: about 20 ms of an H100 (23 to 46 T
+ * differences a second, docs/performance.md), so that a search of
+ * minutes (8192 x 8192, 4 x 4 blocks, +-128 at quarter pixels) stops
+ * within a few slices. */
+constexpr double kSliceDiffs = 5e11;
 
 /* ---- small device helpers --------------------------------------------------------- */
 
@@ -578,6 +585,8 @@ struct _GcvMotionCuda {
    * device time for the benchmark's small searches */
   FullPlan plan;
   int plan_key[4];              /* block_width, block_height, range_x, range_y; [0] = 0: none */
+  const GcvCancel *cancel;
+  cudaEvent_t slice_done[2];    /* the last two slices of a sliced full search */
 };
 
 namespace {
@@ -608,6 +617,8 @@ motion_cuda_alloc (GcvMotionCuda * ctx, GcvError * err)
         "motionest: cudaFuncSetAttribute");
   GCV_CUDA_TRY (cudaFuncSetAttribute ((const void *) k_mods, cudaFuncAttributeMaxDynamicSharedMemorySize,
           ctx->smem_optin), err, "motionest: cudaFuncSetAttribute");
+  for (cudaEvent_t & ev : ctx->slice_done)
+    GCV_CUDA_TRY (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming), err, "motionest: cudaEventCreate");
   return GCV_OK;
 }
 
@@ -711,8 +722,17 @@ gcv_motion_cuda_free (GcvMotionCuda * ctx)
   cudaFree (ctx->planes);
   cudaFree (ctx->keys);
   cudaFree (ctx->vec_dev);
+  for (cudaEvent_t ev : ctx->slice_done)
+    if (ev)
+      cudaEventDestroy (ev);
   cudaGetLastError ();
   delete ctx;
+}
+
+extern "C" void
+gcv_motion_cuda_set_cancel (GcvMotionCuda * ctx, const GcvCancel * cancel)
+{
+  ctx->cancel = cancel;
 }
 
 extern "C" GcvMotionCuda *
@@ -828,22 +848,39 @@ gcv_motion_cuda_search (GcvMotionCuda * ctx, const GcvMotionParams * params, con
       fa.pitchw = pl.pitchw;
       fa.w4p = pl.w4p;
       fa.keys = ctx->keys;
-      dim3 grid (b1 - b0, pl.tiles, sub * sub);
-      switch (pl.ky) {
-        case 8:
-          k_full<8><<<grid, pl.threads, pl.smem, s>>> (fa);
-          break;
-        case 4:
-          k_full<4><<<grid, pl.threads, pl.smem, s>>> (fa);
-          break;
-        case 2:
-          k_full<2><<<grid, pl.threads, pl.smem, s>>> (fa);
-          break;
-        default:
-          k_full<1><<<grid, pl.threads, pl.smem, s>>> (fa);
-          break;
+      /* one launch, or slices of blocks when a stop request is watched and
+       * the search is long (kSliceDiffs) */
+      const double block_diffs = (double) params->block_width * params->block_height
+          * (2.0 * params->range_x * sub + 1) * (2.0 * params->range_y * sub + 1);
+      const int slice = ctx->cancel && block_diffs * (b1 - b0) > kSliceDiffs
+          ? (int) (kSliceDiffs / block_diffs) + 1 : b1 - b0;
+      for (int s0 = b0, k = 0; s0 < b1; s0 += slice, k++) {
+        if (k >= 2) {
+          /* the slice before the last is done (the device has one queued) */
+          GCV_CUDA_TRY (cudaEventSynchronize (ctx->slice_done[k & 1]), err, "motionest: cudaEventSynchronize");
+          if ((st = gcv_cancel_check (ctx->cancel, "motionest", err)) != GCV_OK)
+            return st;
+        }
+        fa.b0 = s0;
+        dim3 grid (b1 - s0 < slice ? b1 - s0 : slice, pl.tiles, sub * sub);
+        switch (pl.ky) {
+          case 8:
+            k_full<8><<<grid, pl.threads, pl.smem, s>>> (fa);
+            break;
+          case 4:
+            k_full<4><<<grid, pl.threads, pl.smem, s>>> (fa);
+            break;
+          case 2:
+            k_full<2><<<grid, pl.threads, pl.smem, s>>> (fa);
+            break;
+          default:
+            k_full<1><<<grid, pl.threads, pl.smem, s>>> (fa);
+            break;
+        }
+        GCV_CUDA_LAUNCHED (err, "motionest: k_full");
+        if (slice < b1 - b0)
+          GCV_CUDA_TRY (cudaEventRecord (ctx->slice_done[k & 1], s), err, "motionest: cudaEventRecord");
       }
-      GCV_CUDA_LAUNCHED (err, "motionest: k_full");
     } else {
       ModsArgs ma;
       ma.p = P;

@@ -2245,6 +2245,7 @@ struct _GcvSeamCuda {
   GcvSeamOrder prev_order;
   /* profiling */
   int profiling;
+  const GcvCancel *cancel;      /* looked at between the passes of the launch loop */
   cudaEvent_t ev0, ev1;
   GcvSeamProfile prof;
 };
@@ -2545,6 +2546,12 @@ gcv_seam_cuda_set_profiling (GcvSeamCuda * ctx, int on)
 }
 
 extern "C" void
+gcv_seam_cuda_set_cancel (GcvSeamCuda * ctx, const GcvCancel * cancel)
+{
+  ctx->cancel = cancel;
+}
+
+extern "C" void
 gcv_seam_cuda_profile (const GcvSeamCuda * ctx, GcvSeamProfile * profile)
 {
   *profile = ctx->prof;
@@ -2685,6 +2692,10 @@ run_step (GcvSeamCuda * ctx, const GcvSeamParams * params, const Stage & S, cons
   const int dp_blocks = ((w + kB - 1) / kB + kWarps - 1) / kWarps;
   int left = k;
   while (left > 0) {
+    /* (fast passes wait for the device below: the request is seen
+     * between them) */
+    if ((st = gcv_cancel_check (ctx->cancel, "seamcarve", err)) != GCV_OK)
+      return st;
     st = timed (ctx, stream, &ctx->prof.seam_map_ms, err, [&] () -> GcvStatus {
       for (int p = 0; p < a.nph; p++) {
         if (fwd && fast)

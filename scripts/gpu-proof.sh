@@ -9,8 +9,10 @@
 #   5. the motion metas across processes through cudaipcsink / cudaipcsrc
 #      (tests/check/ipc_motion.py --cuda: needs a build against GStreamer
 #      >= 1.24 with its nvcodec; skipped, not failed, on older ones)
+#   6. what each element's slowest frame takes to stop on the GPU
+#      (tests/check/elements/stopping.c's cuda cases, stop-times.txt)
 # Logs go to $OUT (or ./gpu-proof-out).  Exit status: number of failed steps.
-# STEPS selects steps (default "test sanitize smoke bench"); SANITIZE lists
+# STEPS selects steps (default "test sanitize smoke bench ipc stop"); SANITIZE lists
 # the CUDA test programs for step 2 (default: every tests/*-cuda-test built)
 # and TOOLS its sanitizer tools (default all four);
 # BENCH the benchmarks (default "canny bsplinescale conv3d seamcarve"); BENCH_ARGS adds
@@ -22,7 +24,7 @@ mkdir -p "$OUT"
 source .gpu-runtime/env.sh
 export GST_PLUGIN_PATH=$PWD/$B/gst
 failed=0
-STEPS=${STEPS:-test sanitize smoke bench ipc}
+STEPS=${STEPS:-test sanitize smoke bench ipc stop}
 step() { echo "== $1: $2"; [ "$2" = ok ] || failed=$((failed + 1)); }
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 
@@ -68,6 +70,13 @@ if want ipc; then
   tail -3 "$OUT/ipc-cuda.txt"
   if [ $rc -eq 77 ]; then echo "== cudaipc motion metas: skipped"; else
     [ $rc -eq 0 ] && step "cudaipc motion metas" ok || step "cudaipc motion metas" FAILED; fi
+fi
+if want stop; then
+  GST_CUDA_VIDEO_REQUIRE_GPU=1 GST_DEBUG=stopping:4 GCV_TEST_DATA_DIR=$PWD/tests GST_CHECKS=test_stop_slow_frame_gpu \
+    "$B/tests/elements-stopping" > "$OUT/stopping.txt" 2>&1 \
+    && step "elements stop within a second (GPU)" ok || step "elements stop within a second (GPU)" FAILED
+  grep -E "stopped in|ended before|:F:" "$OUT/stopping.txt" | sed 's/.*stopping.c:[0-9]*:[A-Za-z_]*: *//' \
+    | tee "$OUT/stop-times.txt"
 fi
 echo "gpu-proof: $failed step(s) failed"
 exit $failed

@@ -93,6 +93,11 @@ if [[ " $SMOKE " == *" conv3d "* ]]; then
         "$p" "$(unpadded $fmt)"
     done
   done
+  # a baseline frame of 1.25e11 multiply-adds: the GPU runs it in two bands
+  # (kBandTaps, kernels/conv3d.cu); the CPU takes about 10 s on 16 threads
+  SAMPLE_BYTES=1 same_output "banded baseline GRAY8 2048x2048" \
+    "videotestsrc pattern=ball num-buffers=1 ! video/x-raw,format=GRAY8,width=2048,height=2048" \
+    "size=31 temporal-size=31 algorithm=baseline" "$(unpadded GRAY8)"
   MAX_DIFF=0; SAMPLE_BYTES=1
 fi
 if [[ " $SMOKE " == *" seamcarve "* ]]; then
@@ -133,6 +138,11 @@ if [[ " $SMOKE " == *" motionest "* ]]; then
     ELEMENT=motionest same_output "ball $p" "videotestsrc pattern=ball num-buffers=8 ! video/x-raw,format=I420,width=641,height=481" \
       "$p" "$(unpadded I420)"
   done
+  # a full search of 9.7e11 differences: the GPU runs it in two slices of
+  # blocks (kSliceDiffs, kernels/motionest.cu); the CPU takes a few seconds
+  ELEMENT=motionest same_output "sliced full search GRAY8 1280x720" \
+    "videotestsrc pattern=ball num-buffers=2 ! video/x-raw,format=GRAY8,width=1280,height=720" \
+    "draw=true block-width=4 block-height=4 search-range-x=128 search-range-y=128 subpel=quarter" "$(unpadded GRAY8)"
   # the JSON-lines files
   for x in "${extra_runs[@]}"; do
     for el in cpu cuda; do

@@ -1116,7 +1116,7 @@ test_unpack (void)
           GcvPlane pr = plane_of (rgba, w, h, (size_t) w * 4), pd = plane_of (dep, w, h, (size_t) w * db);
           GcvError err = { GCV_OK, "" };
           long bad = 0;
-          GCV_TEST_CHECK (gcv_dibr_unpack (&f, &pr, &pd, nt, &err) == GCV_OK, "unpack: %s", err.message);
+          GCV_TEST_CHECK (gcv_dibr_unpack (&f, &pr, &pd, nt, NULL, &err) == GCV_OK, "unpack: %s", err.message);
           for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
               uint8_t want[4];
@@ -1166,10 +1166,10 @@ test_unpack (void)
             b.planes[2].data = NULL;
           else
             b.d = 4;
-          GCV_TEST_CHECK (gcv_dibr_unpack (&b, &p1, &p1d, 1, &err) == GCV_ERROR_INVALID && err.message[0],
+          GCV_TEST_CHECK (gcv_dibr_unpack (&b, &p1, &p1d, 1, NULL, &err) == GCV_ERROR_INVALID && err.message[0],
               "unpack: bad frame accepted");
           if (w > 1) {
-            GCV_TEST_CHECK (gcv_dibr_unpack (&f, &p1, &p1d, 1, &err) == GCV_ERROR_INVALID,
+            GCV_TEST_CHECK (gcv_dibr_unpack (&f, &p1, &p1d, 1, NULL, &err) == GCV_ERROR_INVALID,
                 "unpack: outputs of another size accepted");
           }
         }
@@ -1354,7 +1354,7 @@ compose_case (int w, int h, int place, GcvDibrShow show, int oi, int nt, const G
     got[i] = want[i] = (uint8_t) rnd ();
   ge[0] = eyes[0].e;
   ge[1] = eyes[1].e;
-  GCV_TEST_CHECK (gcv_dibr_compose (ge, n, anaglyph, show, dec, order, &out, nt, &err) == GCV_OK, "compose: %s",
+  GCV_TEST_CHECK (gcv_dibr_compose (ge, n, anaglyph, show, dec, order, &out, nt, NULL, &err) == GCV_OK, "compose: %s",
       err.message);
   ref_compose (eyes, n, anaglyph, show, dec, order, want, os);
   for (int y = 0; y < oh; y++)
@@ -1405,7 +1405,7 @@ test_compose_in_place (const GcvDibrDecode * dec)
     ge[0] = eyes[0].e;
     ge[0].rgba = plane_of (got, w, h, os);
     ge[1] = eyes[1].e;
-    GCV_TEST_CHECK (gcv_dibr_compose (ge, 2, 0, (GcvDibrShow) show, dec, order, &out, 4, &err) == GCV_OK
+    GCV_TEST_CHECK (gcv_dibr_compose (ge, 2, 0, (GcvDibrShow) show, dec, order, &out, 4, NULL, &err) == GCV_OK
         && memcmp (got, want, os * oh) == 0, "compose in place, show %d: differs from the reference (%s)", show,
         err.message);
     free (got);
@@ -1437,46 +1437,46 @@ test_compose_refused (const GcvDibrDecode * dec)
 #define REFUSED(what_, call_) do { GcvStatus st_; memset (&err, 0, sizeof (err)); st_ = (call_); \
       GCV_TEST_CHECK (st_ == GCV_ERROR_INVALID && err.message[0], "compose: %s accepted (%d)", what_, st_); \
     } while (0)
-  GCV_TEST_CHECK (gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_DEPTH, dec, rgba, &out, 1, &err) == GCV_OK,
+  GCV_TEST_CHECK (gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_DEPTH, dec, rgba, &out, 1, NULL, &err) == GCV_OK,
       "compose: a good call refused: %s", err.message);
-  REFUSED ("0 eyes", gcv_dibr_compose (g, 0, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
-  REFUSED ("3 eyes", gcv_dibr_compose (g, 3, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
-  REFUSED ("NULL eyes", gcv_dibr_compose (NULL, 1, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
-  REFUSED ("an anaglyph of 1 eye", gcv_dibr_compose (g, 1, 1, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
-  REFUSED ("show 3", gcv_dibr_compose (g, 2, 0, (GcvDibrShow) 3, dec, rgba, &out, 1, &err));
-  REFUSED ("show depth without a decode", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_DEPTH, NULL, rgba, &out, 1,
+  REFUSED ("0 eyes", gcv_dibr_compose (g, 0, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, NULL, &err));
+  REFUSED ("3 eyes", gcv_dibr_compose (g, 3, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, NULL, &err));
+  REFUSED ("NULL eyes", gcv_dibr_compose (NULL, 1, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, NULL, &err));
+  REFUSED ("an anaglyph of 1 eye", gcv_dibr_compose (g, 1, 1, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, NULL, &err));
+  REFUSED ("show 3", gcv_dibr_compose (g, 2, 0, (GcvDibrShow) 3, dec, rgba, &out, 1, NULL, &err));
+  REFUSED ("show depth without a decode", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_DEPTH, NULL, rgba, &out, 1, NULL,
           &err));
-  REFUSED ("order with G and B in byte 1", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, &dup, &out, 1,
+  REFUSED ("order with G and B in byte 1", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, &dup, &out, 1, NULL,
           &err));
-  REFUSED ("order with byte 4", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, &range, &out, 1, &err));
-  REFUSED ("no order", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, NULL, &out, 1, &err));
-  REFUSED ("no output", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, NULL, 1, &err));
-  REFUSED ("eye 1 outside the output", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &small, 1,
+  REFUSED ("order with byte 4", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, &range, &out, 1, NULL, &err));
+  REFUSED ("no order", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, NULL, &out, 1, NULL, &err));
+  REFUSED ("no output", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, NULL, 1, NULL, &err));
+  REFUSED ("eye 1 outside the output", gcv_dibr_compose (g, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &small, 1, NULL,
           &err));
   b[0] = g[0];
   b[1] = g[1];
   b[1].ox = 4;
-  REFUSED ("overlapping eyes", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  REFUSED ("overlapping eyes", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, NULL, &err));
   b[1].ox = -1;
-  REFUSED ("an eye at x -1", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, &err));
+  REFUSED ("an eye at x -1", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out, 1, NULL, &err));
   b[1] = g[1];
   b[1].depth.data = NULL;
-  REFUSED ("show depth, eye 1 without depth", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_DEPTH, dec, rgba, &out, 1,
+  REFUSED ("show depth, eye 1 without depth", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_DEPTH, dec, rgba, &out, 1, NULL,
           &err));
-  GCV_TEST_CHECK (gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_HOLES, dec, rgba, &out, 1, &err) == GCV_OK,
+  GCV_TEST_CHECK (gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_HOLES, dec, rgba, &out, 1, NULL, &err) == GCV_OK,
       "compose: the holes refused for a missing depth plane: %s", err.message);
   b[1] = g[1];
   b[1].holes.width = w - 1;
   REFUSED ("show holes, a smaller holes plane", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_HOLES, NULL, rgba, &out,
-          1, &err));
+          1, NULL, &err));
   b[1] = g[1];
   b[1].rgba.stride = (size_t) w * 4 - 1;
   REFUSED ("a colour stride shorter than a row", gcv_dibr_compose (b, 2, 0, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out,
-          1, &err));
+          1, NULL, &err));
   b[1] = g[1];
   b[1].rgba.width = w + 1;
   REFUSED ("an anaglyph of eyes of two sizes", gcv_dibr_compose (b, 2, 1, GCV_DIBR_SHOW_COLOUR, NULL, rgba, &out,
-          1, &err));
+          1, NULL, &err));
 #undef REFUSED
   ceye_free (&eyes[0]);
   ceye_free (&eyes[1]);

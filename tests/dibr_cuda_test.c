@@ -612,7 +612,7 @@ compose_compare (const char *label, const GcvDibrEye * host, const GcvDibrEye * 
   ok = gcv_cuda_upload_2d (dout.data, dout.stride, want, dout.stride, dout.stride, oh, stream, &err) == GCV_OK
       && gcv_dibr_cuda_compose (dev, n, anaglyph, show, dec, order, &dout, stream, &err) == GCV_OK
       && gcv_cuda_download_2d (got, dout.stride, dout.data, dout.stride, dout.stride, oh, stream, &err) == GCV_OK
-      && sync_stream (&err) && gcv_dibr_compose (host, n, anaglyph, show, dec, order, &hout, 0, &err) == GCV_OK;
+      && sync_stream (&err) && gcv_dibr_compose (host, n, anaglyph, show, dec, order, &hout, 0, NULL, &err) == GCV_OK;
   GCV_TEST_CHECK (ok, "%s: %s", label, err.message);
   for (int y = 0; y < oh && ok; y++)
     if (memcmp (got + dout.stride * y, want + dout.stride * y, dout.stride)) {
@@ -868,7 +868,7 @@ test_compose (void)
       ok = gcv_cuda_upload_2d (dout.data, dout.stride, want, dout.stride, dout.stride, h, stream, &err) == GCV_OK
           && gcv_dibr_cuda_compose (de, 2, 0, GCV_DIBR_SHOW_HOLES, &dec, o, &dout, stream, &err) == GCV_OK
           && gcv_cuda_download_2d (got, dout.stride, dout.data, dout.stride, dout.stride, h, stream, &err) == GCV_OK
-          && sync_stream (&err) && gcv_dibr_compose (he, 2, 0, GCV_DIBR_SHOW_HOLES, &dec, o, &hout, 0, &err) == GCV_OK;
+          && sync_stream (&err) && gcv_dibr_compose (he, 2, 0, GCV_DIBR_SHOW_HOLES, &dec, o, &hout, 0, NULL, &err) == GCV_OK;
       GCV_TEST_CHECK (ok && memcmp (got, want, dout.stride * h) == 0, "compose in place: differs from the CPU (%s)",
           err.message);
       /* refused like the CPU: eyes overlapping */
@@ -1119,7 +1119,7 @@ unpack_case (GcvDibrCuda * cu, const PackCase * c, int w, int h, int pitched)
         "packed frame") == 0;
     dmem[i] = dev.planes[i].data;
   }
-  ok = ok && gcv_dibr_unpack (&host, &pc, &pd, 0, &err) == GCV_OK;
+  ok = ok && gcv_dibr_unpack (&host, &pc, &pd, 0, NULL, &err) == GCV_OK;
   gcv_dibr_camera_simple (w, h, 0.8 * w + 1, 0.3, 0.0, &src, &virt);
   /* the view may grow: wait first */
   ok = ok && sync_stream (&err) && gcv_dibr_cuda_unpack_view (cu, 0, &dev, &src, stream, &err) == GCV_OK
