@@ -7,43 +7,17 @@ pixels right and 2 up from the last, through cpuvcm into an appsink, and
 checks what a Python program sees: the meta on every buffer with kind
 "points", has-reference false (no points) on the first frame, then
 n-points records of 5 floats (x, y, dx, dy, score) whose median vector is
-(3, -2).  Exit 0 pass, 1 fail, 77 skip (no gi or no plugin)."""
-import os
+(3, -2).  Exit 0 pass, 1 fail, 77 skip (no gi, no plugin or
+no pngdec)."""
 import struct
 import sys
 
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    from gi.repository import Gst
-except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings:", e)
-    sys.exit(77)
+import gcvgi
 
-Gst.init(None)
-if Gst.ElementFactory.find("cpuvcm") is None:
-    print("skip: cpuvcm not found (GST_PLUGIN_PATH?)")
-    sys.exit(77)
+Gst = gcvgi.gst()
+gcvgi.require(Gst, "cpuvcm", "pngdec", "videoconvert")
 
 W, H, DX, DY, N = 192, 128, 3, -2, 3
-data_dir = os.environ.get("GCV_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), ".."))
-photo = os.path.join(data_dir, "data", "coffee.png")
-
-
-def load_gray(path):
-    """The photo as rows of GRAY8 bytes through GStreamer itself."""
-    pipe = Gst.parse_launch(f'filesrc location="{path}" ! pngdec ! videoconvert '
-                            '! video/x-raw,format=GRAY8 ! appsink name=s')
-    sink = pipe.get_by_name("s")
-    pipe.set_state(Gst.State.PLAYING)
-    sample = sink.emit("pull-sample")
-    pipe.set_state(Gst.State.NULL)
-    s = sample.get_caps().get_structure(0)
-    w, h = s.get_value("width"), s.get_value("height")
-    buf = sample.get_buffer()
-    raw = buf.extract_dup(0, buf.get_size())
-    stride = len(raw) // h
-    return [raw[y * stride:y * stride + w] for y in range(h)]
 
 
 def median(values):
@@ -52,7 +26,7 @@ def median(values):
     return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
 
 
-rows = load_gray(photo)
+rows = gcvgi.load_gray(Gst, gcvgi.photo_path("coffee.png"))
 x0, y0 = 200, 120
 # frame t: the crop at (x0 - t DX, y0 - t DY): the content moves (DX, DY) a frame
 frames = [b"".join(rows[y0 - t * DY + y][x0 - t * DX:x0 - t * DX + W] for y in range(H))
