@@ -7,15 +7,14 @@ pixels right and 2 up from the last, through cpuvcm into an appsink, and
 checks what a Python program sees: the meta on every buffer with kind
 "points", has-reference false (no points) on the first frame, then
 n-points records of 5 floats (x, y, dx, dy, score) whose median vector is
-(3, -2).  Exit 0 pass, 1 fail, 77 skip (no gi, no plugin or
-no pngdec)."""
+(3, -2).  Exit 0 pass, 1 fail, 77 skip (no gi or no plugin)."""
 import struct
 import sys
 
 import gcvgi
 
 Gst = gcvgi.gst()
-gcvgi.require(Gst, "cpuvcm", "pngdec", "videoconvert")
+gcvgi.require(Gst, "cpuvcm")
 
 W, H, DX, DY, N = 192, 128, 3, -2, 3
 
@@ -26,7 +25,7 @@ def median(values):
     return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
 
 
-rows = gcvgi.load_gray(Gst, gcvgi.photo_path("coffee.png"))
+rows = gcvgi.load_gray(gcvgi.photo_path("coffee.png"))
 x0, y0 = 200, 120
 # frame t: the crop at (x0 - t DX, y0 - t DY): the content moves (DX, DY) a frame
 frames = [b"".join(rows[y0 - t * DY + y][x0 - t * DX:x0 - t * DX + W] for y in range(H))
