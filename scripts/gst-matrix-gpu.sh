@@ -62,7 +62,7 @@ pack() {
   # libstdc++ and the NVIDIA driver; CUDA's libraries come from its
   # toolkit, cuFFT is loaded at run time)
   find "$bundle_dir/prefix" "$stage/$build" -type f \( -name '*.so*' -o -perm -u+x \) | while read -r f; do
-    LD_LIBRARY_PATH="$prefix/lib" ldd "$f" 2>/dev/null | awk '/=> \// { print $3 }'
+    { LD_LIBRARY_PATH="$prefix/lib" ldd "$f" 2>/dev/null || true; } | awk '/=> \// { print $3 }'
   done | sort -u | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*|libstdc++.so.*|libgcc_s.so.*) continue ;;
