@@ -201,10 +201,26 @@ pool_on_stream (const GstVideoInfo * info, GstCudaStream * stream)
   return pool;
 }
 
-/* cudacanny in a harness, in the test's GstCudaContext, input NV12 in CUDA
- * memory, output as @out_caps says */
+/* the consumer's pool, answered from a probe on the harness' sink pad */
+static GstPadProbeReturn
+answer_allocation (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  GstBufferPool *pool = user_data;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_pool (query, pool, 0, 0, 0);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* cudacanny in a harness, in the test's GstCudaContext, @async_depth
+ * frames in flight, input NV12 in CUDA memory, output as @out_caps says,
+ * into @downstream_pool when not NULL (the element decides its allocation
+ * when the caps arrive) */
 static Ctx
-canny_ctx (const GstVideoInfo * info, const gchar * out_caps)
+canny_ctx (const GstVideoInfo * info, const gchar * out_caps, gint async_depth,
+    GstBufferPool * downstream_pool)
 {
   GstElement *e = gst_element_factory_make ("cudacanny", NULL);
   GstBus *bus = gst_bus_new ();
@@ -217,9 +233,11 @@ canny_ctx (const GstVideoInfo * info, const gchar * out_caps)
   gst_element_set_context (e, gst_context);
   gst_context_unref (gst_context);
   ctx = ctx_adopt ("cudacanny", e, bus);
-  /* frames in flight: the element's own work overlaps too */
-  g_object_set (e, "async-depth", 2, NULL);
+  g_object_set (e, "async-depth", async_depth, NULL);
   gst_harness_set_sink_caps_str (ctx.h, out_caps);
+  if (downstream_pool)
+    gst_pad_add_probe (ctx.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation,
+        gst_object_ref (downstream_pool), gst_object_unref);
   gst_caps_set_features_simple (caps, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
   gst_harness_set_src_caps (ctx.h, caps);
   return ctx;
@@ -273,7 +291,8 @@ GST_START_TEST (test_producer_stream)
 
     fail_unless (stream != NULL);
     pool = pool_on_stream (&info, stream);
-    ctx = canny_ctx (&info, outputs[i]);
+    /* frames in flight: the element's own work overlaps too */
+    ctx = canny_ctx (&info, outputs[i], 2, NULL);
     for (k = 0; k < N_FRAMES; k++)
       in[k] = produce (pool, &info, k, stream);
     push_and_check (&ctx, in, outputs[i]);
@@ -301,7 +320,7 @@ GST_START_TEST (test_proposed_pool)
   gint k;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, W, H);
-  ctx = canny_ctx (&info, "video/x-raw");
+  ctx = canny_ctx (&info, "video/x-raw", 2, NULL);
   caps = gst_video_info_to_caps (&info);
   gst_caps_set_features_simple (caps, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
   query = gst_query_new_allocation (caps, TRUE);
@@ -329,19 +348,6 @@ GST_START_TEST (test_proposed_pool)
 
 GST_END_TEST;
 
-/* the consumer's pool, answered from a probe on the harness' sink pad */
-static GstPadProbeReturn
-answer_allocation (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
-  GstBufferPool *pool = user_data;
-
-  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
-    return GST_PAD_PROBE_OK;
-  gst_query_add_allocation_pool (query, pool, 0, 0, 0);
-  return GST_PAD_PROBE_HANDLED;
-}
-
 /* a consumer whose pool names its stream, reading without waiting */
 GST_START_TEST (test_consumer_stream)
 {
@@ -358,15 +364,18 @@ GST_START_TEST (test_consumer_stream)
   gst_video_info_set_format (&in_info, GST_VIDEO_FORMAT_NV12, W, H);
   gst_video_info_set_format (&out_info, GST_VIDEO_FORMAT_NV12, W, H);
   in_pool = pool_on_stream (&in_info, producer);
-  /* the consumer's pool, configured by the element (not yet active) */
+  /* the consumer's pool, naming its stream (not yet active: the element
+   * configures it again) */
   out_pool = gst_cuda_buffer_pool_new (context);
   config = gst_buffer_pool_get_config (out_pool);
+  out_caps = gst_video_info_to_caps (&out_info);
+  gst_caps_set_features_simple (out_caps, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  gst_buffer_pool_config_set_params (config, out_caps, GST_VIDEO_INFO_SIZE (&out_info), 0, 0);
+  gst_caps_unref (out_caps);
   gst_buffer_pool_config_set_cuda_stream (config, consumer);
   fail_unless (gst_buffer_pool_set_config (out_pool, config));
-  ctx = canny_ctx (&in_info, "video/x-raw(memory:CUDAMemory),format=NV12");
-  gst_pad_add_probe (ctx.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation, out_pool,
-      NULL);
-  g_object_set (ctx.e, "async-depth", 0, NULL);
+  /* one frame at a time: each output is read before the next is written */
+  ctx = canny_ctx (&in_info, "video/x-raw(memory:CUDAMemory),format=NV12", 0, out_pool);
 
   for (k = 0; k < N_FRAMES; k++) {
     GstBuffer *out;
@@ -398,7 +407,6 @@ GST_START_TEST (test_consumer_stream)
   fail_unless (gst_cuda_context_push (context));
   fail_unless (gcv_cuda_stream_sync (gst_cuda_stream_get_handle (consumer), &err) == GCV_OK, "%s",
       err.message);
-  out_caps = gst_video_info_to_caps (&out_info);
   for (k = 0; k < N_FRAMES; k++) {
     Img *got = img_new (GST_VIDEO_FORMAT_GRAY8, W, H), *want = expected_edges (k);
     gchar *msg = g_strdup_printf ("the consumer's read of frame %d", k);
@@ -411,7 +419,6 @@ GST_START_TEST (test_consumer_stream)
     g_free (msg);
   }
   gst_cuda_context_pop (NULL);
-  gst_caps_unref (out_caps);
   ctx_free (&ctx);
   free_device_blocks ();
   gst_buffer_pool_set_active (in_pool, FALSE);
