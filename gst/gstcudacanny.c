@@ -46,6 +46,9 @@
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=P010_10LE,width=1280,height=720 ! cudacanny mode=overlay ! videoconvert ! autovideosink
  * ]| 10-bit video, as hardware HEVC decoders give it: edges painted in 10-bit codes.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=NV12,width=1280,height=720 ! cudaupload ! cudacanny ! cudadownload ! videoconvert ! autovideosink
+ * ]| Edges in CUDA memory (GStreamer's nvcodec elements): cudadownload takes no GRAY8, so the edge map comes as NV12.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
