@@ -236,6 +236,7 @@ ensure_prefix() {
     log "$v: cached prefix $prefix"
     return 0
   fi
+  [ -n "$source_spec" ] || { log "$v: no prefix cached in $prefixes and no --source given"; return 1; }
   local need=1.0
   version_ge "$v" 1.23 && need=1.1
   version_ge "$v" 1.25 && need=1.4
