@@ -9,7 +9,7 @@
 # the project against that prefix, runs its test suite with only that
 # prefix's plugins and typelibs, and prints one results line per release:
 #
-#   gst-matrix: 1.26.9 cuda=disabled: build ok, tests 24 ok, 0 failed, 7 skipped
+#   gst-matrix: 1.26.9 cuda=disabled: build ok, tests 22 ok, 0 failed, 14 skipped
 #
 #   scripts/gst-matrix.sh [options] VERSION...
 #
