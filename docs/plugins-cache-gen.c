@@ -18,7 +18,7 @@
  * and "long-name" is always written (newer scanners leave it to the merge).
  *
  *   gcv-plugins-cache-gen [--output FILE] [--check REFERENCE] [--url URL]
- *       [--registry FILE] [--update-command CMD] [--force] PLUGIN_FILE
+ *       [--release X.Y] [--registry FILE] [--update-command CMD] [--force] PLUGIN_FILE
  *
  * Only PLUGIN_FILE is loaded: no other plugin directory is scanned
  * (GST_PLUGIN_PATH and GST_PLUGIN_SYSTEM_PATH are emptied) and the registry
@@ -28,7 +28,9 @@
  * With --check the generated cache is compared with REFERENCE: exit 0 when
  * equal, 1 with the first differing lines when not, 77 (skipped) in a build
  * without gstreamer-cuda-1.0, whose cuda* pad templates differ from the full
- * build the committed cache describes. */
+ * build the committed cache describes, and with another GStreamer release
+ * than --release, the one the committed cache was made with (the cache's
+ * fields differ between releases; writing refuses then, unless --force). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -1028,7 +1030,7 @@ int
 main (int argc, char **argv)
 {
   gchar *output = NULL, *reference = NULL, *registry = NULL, *update_command = NULL;
-  gchar *url = NULL;
+  gchar *url = NULL, *release = NULL, *running;
   gboolean force = FALSE;
   gchar **files = NULL;
   GOptionEntry entries[] = {
@@ -1041,10 +1043,13 @@ main (int argc, char **argv)
           "registry file (default: beside the plugin)", "FILE"},
     {"url", 0, 0, G_OPTION_ARG_STRING, &url, "The \"url\" to write instead of the "
           "plugin's origin (which a distribution sets)", "URL"},
+    {"release", 0, 0, G_OPTION_ARG_STRING, &release, "The GStreamer release (X.Y) the "
+          "committed cache was made with: another one skips --check and refuses writing", "X.Y"},
     {"update-command", 0, 0, G_OPTION_ARG_STRING, &update_command, "The command "
           "that regenerates the reference, shown by --check", "CMD"},
     {"force", 0, 0, G_OPTION_ARG_NONE, &force, "Write even from a build without "
-          "gstreamer-cuda-1.0 (its cuda* pad templates lack memory:CUDAMemory)", NULL},
+          "gstreamer-cuda-1.0 (its cuda* pad templates lack memory:CUDAMemory) or with "
+          "another release than --release", NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "PLUGIN_FILE"},
     {NULL}
   };
@@ -1103,6 +1108,25 @@ main (int argc, char **argv)
   g_free (dir);
 
   gst_init (NULL, NULL);
+  {
+    guint major, minor, micro, nano;
+    gst_version (&major, &minor, &micro, &nano);
+    running = g_strdup_printf ("%u.%u", major, minor);
+  }
+  if (release && strcmp (release, running) != 0) {
+    if (reference) {
+      g_print ("SKIP: this build runs with GStreamer %s, and the committed %s was made with "
+          "GStreamer %s: the cache's fields differ between releases, so they are compared only "
+          "there\n", running, reference, release);
+      return EXIT_SKIP;
+    }
+    if (!force) {
+      g_printerr ("not writing the cache: this build runs with GStreamer %s, the committed one was "
+          "made with %s (pass --force to write it anyway)\n", running, release);
+      return 1;
+    }
+  }
+  g_free (running);
   plugin = gst_plugin_load_file (plugin_file, &error);
   if (plugin == NULL) {
     g_printerr ("%s could not be loaded as a GStreamer plugin: %s\n", plugin_file,

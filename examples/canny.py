@@ -49,7 +49,7 @@ def main():
     except ValueError:
         sys.exit("error: --overlay-color must be a number such as 0xff00ff00")
 
-    Gst.init(None)
+    Gst.init([])  # not None: GStreamer 1.28's typelib refuses it with PyGObject 3.42
     if Gst.ElementFactory.find(args.element) is None:
         sys.exit(f"error: no element {args.element}; set GST_PLUGIN_PATH to the directory "
                  "holding libgstcudavideo.so (e.g. build/gst)")

@@ -33,7 +33,7 @@ def vectors_of(buffer):
 def main():
     element = sys.argv[1] if len(sys.argv) > 1 else "cudamotionest"
     frames = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    Gst.init([])
+    Gst.init([])  # not None: GStreamer 1.28's typelib refuses it with PyGObject 3.42
     pipeline = Gst.parse_launch(
         f"videotestsrc pattern=ball num-buffers={frames} ! video/x-raw,format=I420,width=640,height=480 "
         f"! {element} search-range-x=24 search-range-y=24 ! appsink name=sink sync=false")

@@ -39,7 +39,7 @@ def median(values):
 def main():
     element = sys.argv[1] if len(sys.argv) > 1 else "cudavcm"
     source = sys.argv[2] if len(sys.argv) > 2 else "ball"
-    Gst.init([])
+    Gst.init([])  # not None: GStreamer 1.28's typelib refuses it with PyGObject 3.42
     if source == "vtest":
         data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
         src = (f'multifilesrc location="{data}/vtest-%d.png" start-index=100 stop-index=103 '

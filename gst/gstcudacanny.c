@@ -28,7 +28,10 @@
  * << 6) is rounded to 8 bits, (v + 128) / 257 of the 16-bit word, so
  * thresholds are on the 8-bit scale for every format.  mode=edges outputs a GRAY8 edge
  * map (255 edge, 0 not), mode=magnitude a GRAY8 gradient magnitude
- * (|gradient| / 4, so a step of s levels reads about s), mode=overlay the
+ * (|gradient| / 4, so a step of s levels reads about s); to a neighbour that
+ * takes no GRAY8 (GStreamer's cudadownload and cudaconvert, hardware
+ * encoders) the map comes out as the luma of NV12 with neutral chroma
+ * (128) instead, in CUDA memory as in system memory.  mode=overlay gives the
  * input frame with the edges painted in overlay-color (in P010_10LE,
  * painted samples are rounded to the nearest 10-bit code; the others keep
  * their 16 bits).
@@ -50,6 +53,9 @@
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=P010_10LE,width=1280,height=720 ! cudacanny mode=overlay ! videoconvert ! autovideosink
  * ]| 10-bit video, as hardware HEVC decoders give it: edges painted in 10-bit codes.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball num-buffers=100 ! video/x-raw,format=NV12,width=1280,height=720 ! cudaupload ! cudacanny ! cudadownload ! videoconvert ! autovideosink
+ * ]| Edges in CUDA memory (GStreamer's nvcodec elements): cudadownload takes no GRAY8, so the edge map comes as NV12.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -57,6 +63,9 @@
 
 #include "gstcudacanny.h"
 #include "overlay.h"
+#include "gcv-cuda.h"
+
+#include <string.h>
 
 /* the element's own category, "cudaX" or "cpuX" (gstcudavideofilter.h) */
 #define GST_CAT_DEFAULT GST_CUDA_VIDEO_FILTER_CAT (self)
@@ -96,7 +105,7 @@ typedef struct
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_VIDEO_CAPS_MAKE_MAX (CANNY_SINK_FORMATS, GCV_CANNY_MAX_DIMENSION)));
-/* GRAY8 for edges / magnitude; the input format for overlay */
+/* GRAY8 (or NV12) for edges / magnitude; the input format for overlay */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CUDA_VIDEO_CAPS_MAKE_MAX (CANNY_SRC_FORMATS, GCV_CANNY_MAX_DIMENSION)));
 
@@ -105,9 +114,11 @@ gst_cuda_video_canny_mode_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_CUDA_VIDEO_CANNY_MODE_EDGES, "GRAY8 edge map: 255 on edges, 0 elsewhere", "edges"},
+    {GST_CUDA_VIDEO_CANNY_MODE_EDGES, "Edge map (GRAY8, or the luma of NV12): 255 on edges, 0 elsewhere",
+        "edges"},
     {GST_CUDA_VIDEO_CANNY_MODE_MAGNITUDE,
-        "GRAY8 gradient magnitude / 4 (before suppression and thresholds)", "magnitude"},
+          "Gradient magnitude / 4, before suppression and thresholds (GRAY8, or the luma of NV12)",
+        "magnitude"},
     {GST_CUDA_VIDEO_CANNY_MODE_OVERLAY, "The input frame with the edges painted in overlay-color",
         "overlay"},
     {0, NULL, NULL},
@@ -330,7 +341,19 @@ gst_cuda_video_canny_get_property (GObject * object, guint prop_id, GValue * val
   GST_OBJECT_UNLOCK (self);
 }
 
-/* edges / magnitude: any sink format <-> GRAY8 of the same size;
+/* The formats a map (edges / magnitude) comes out in, the preferred first:
+ * GRAY8, and NV12 (the map as luma, chroma 128) for neighbours without
+ * GRAY8: GStreamer's cudadownload and cudaconvert take none in any release
+ * (1.22 to 1.28), nor do the hardware encoders. */
+static const gchar *const map_formats[] = { "GRAY8", "NV12" };
+
+static gboolean
+is_map_format (GstVideoFormat fmt)
+{
+  return fmt == GST_VIDEO_FORMAT_GRAY8 || fmt == GST_VIDEO_FORMAT_NV12;
+}
+
+/* edges / magnitude: any sink format <-> a map format of the same size;
  * overlay: the same caps on both sides */
 static GstCaps *
 gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
@@ -349,8 +372,14 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
   if (mode != GST_CUDA_VIDEO_CANNY_MODE_OVERLAY) {
     GValue formats = G_VALUE_INIT;
     if (direction == GST_PAD_SINK) {
-      g_value_init (&formats, G_TYPE_STRING);
-      g_value_set_static_string (&formats, "GRAY8");
+      GValue f = G_VALUE_INIT;
+      g_value_init (&formats, GST_TYPE_LIST);
+      g_value_init (&f, G_TYPE_STRING);
+      for (i = 0; i < G_N_ELEMENTS (map_formats); i++) {
+        g_value_set_static_string (&f, map_formats[i]);
+        gst_value_list_append_value (&formats, &f);
+      }
+      g_value_unset (&f);
     } else {
       GstStructure *ts;
       templ = gst_static_pad_template_get_caps (&sink_template);
@@ -363,8 +392,8 @@ gst_cuda_video_canny_transform_caps (GstBaseTransform * trans, GstPadDirection d
       GstStructure *s = gst_caps_get_structure (result, i);
       if (direction == GST_PAD_SRC) {
         const gchar *f = gst_structure_get_string (s, "format");
-        /* only GRAY8 can come out of edges / magnitude */
-        if (f != NULL && g_strcmp0 (f, "GRAY8") != 0) {
+        /* only a map format can come out of edges / magnitude */
+        if (f != NULL && !is_map_format (gst_video_format_from_string (f))) {
           gst_caps_remove_structure (result, i--);
           continue;
         }
@@ -395,16 +424,26 @@ apply_params (GstCudaVideoCanny * self, GcvCannyParams * params, GError ** error
 }
 
 /* Whether frames of @in -> @out are painted (overlay) rather than turned
- * into a GRAY8 map: the negotiated formats decide, and mode only when both
- * are GRAY8 (a mode change between edges and overlay then keeps the caps). */
+ * into a map: the negotiated formats decide, and mode only when both are
+ * the same map format (a mode change between edges and overlay then keeps
+ * the caps). */
 static gboolean
 is_overlay (GstVideoFormat in_fmt, GstVideoFormat out_fmt, GstCudaVideoCannyMode mode)
 {
-  if (out_fmt == GST_VIDEO_FORMAT_GRAY8 && in_fmt != GST_VIDEO_FORMAT_GRAY8)
-    return FALSE;
-  if (out_fmt != GST_VIDEO_FORMAT_GRAY8)
+  if (!is_map_format (out_fmt))
     return TRUE;
+  if (in_fmt != out_fmt)
+    return FALSE;
   return mode == GST_CUDA_VIDEO_CANNY_MODE_OVERLAY;
+}
+
+/* The chroma plane of an NV12 map: neutral (128), so that the frame is the
+ * map in grey. */
+static void
+neutral_chroma_rows (const GstVideoInfo * info, gsize * row_bytes, guint * rows)
+{
+  *row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, 1) * GST_VIDEO_INFO_COMP_PSTRIDE (info, 1);
+  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, 1);
 }
 
 static gboolean
@@ -541,6 +580,13 @@ gst_cuda_video_canny_process (GstCudaVideoFilter * filter, GstVideoFrame * in_fr
       return GST_FLOW_ERROR;
     }
     gst_cuda_video_filter_paint_mask (out_frame, &out, color);
+  } else if (GST_VIDEO_FRAME_N_PLANES (out_frame) > 1) {
+    gsize row;
+    guint rows, y;
+    neutral_chroma_rows (&out_frame->info, &row, &rows);
+    for (y = 0; y < rows; y++)
+      memset ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out_frame, 1) + y * GST_VIDEO_FRAME_PLANE_STRIDE (out_frame,
+              1), 128, row);
   }
   return GST_FLOW_OK;
 }
@@ -575,6 +621,14 @@ gst_cuda_video_canny_process_device (GstCudaVideoFilter * filter, GstCudaVideoDe
   if (overlay && (!gst_cuda_video_filter_copy_device_frame (filter, in, out, &error)
           || !gst_cuda_video_filter_paint_mask_device (filter, out, &self->dev_mask, 0xff, color, &error)))
     return gst_cuda_video_filter_post_error (filter, "Painting the edges", error);
+  if (!overlay && GST_VIDEO_INFO_N_PLANES (out->info) > 1) {
+    gsize row;
+    guint rows;
+    neutral_chroma_rows (out->info, &row, &rows);
+    if (gcv_cuda_memset_2d (out->planes[1].data, out->planes[1].stride, 128, row, rows,
+            gst_cuda_video_filter_get_stream (filter), &err) != GCV_OK)
+      return gst_cuda_video_filter_backend_failed (filter, "Filling the chroma of the NV12 map", &err);
+  }
   return GST_FLOW_OK;
 }
 

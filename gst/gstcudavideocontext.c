@@ -13,8 +13,19 @@
  */
 /* The only file that includes gstreamer-cuda-1.0's headers (see
  * gstcudavideocontext.h).  Its API is marked unstable and changed after
- * 1.22 (streams on memory and pools, gst_cuda_allocator_alloc's
- * arguments): the differences are behind GST_CHECK_VERSION. */
+ * 1.22: the differences are behind GST_CHECK_VERSION (of the GStreamer
+ * built against), and, since the library's soname stayed the same, the
+ * release found at run time is checked too (run_time_matches()).
+ *
+ * Streams, 1.24 on: a GstCudaMemory may carry the GstCudaStream of the
+ * element that made it, and GST_CUDA_MEMORY_TRANSFER_NEED_SYNC says that
+ * work writing it may still be queued there: the producer pushes without
+ * waiting, and a consumer on another stream must order its work after it.
+ * A pool's configuration may name a stream (gst_buffer_pool_config_set_
+ * cuda_stream): the memories get it, and GStreamer's elements then work
+ * on it.  1.26 adds stream-ordered allocation (cuMemAllocAsync on the
+ * memory's stream), which only that stream's order makes valid.  1.22's
+ * memories have no stream: every element waits before it pushes. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -29,6 +40,9 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudautils.h>
+#if GST_CHECK_VERSION (1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
 #endif
 
 
@@ -68,10 +82,42 @@ init_debug (void)
   }
 }
 
+#define BUILT_WITH_STREAMS GST_CHECK_VERSION (1, 24, 0)
+
+/* Whether the GStreamer found at run time has the CUDA library of the one
+ * this was built against, as far as we use it: 1.22's and 1.24's differ
+ * (gst_cuda_allocator_alloc's arguments; streams on memory, which a build
+ * for 1.22 would not wait for).  GStreamer's core and gst-plugins-bad come
+ * as one release. */
+static gboolean
+run_time_matches (guint * minor)
+{
+  guint major, micro, nano;
+
+  gst_version (&major, minor, &micro, &nano);
+  return (major == 1 && *minor >= 24) == BUILT_WITH_STREAMS;
+}
+
 gboolean
 gst_cuda_video_memory_available (void)
 {
-  return TRUE;
+  guint minor;
+
+  return run_time_matches (&minor);
+}
+
+gboolean
+gst_cuda_video_memory_check (GError ** error)
+{
+  guint minor;
+
+  if (run_time_matches (&minor))
+    return TRUE;
+  g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NOT_IMPLEMENTED,
+      "this plugin was built against GStreamer %d.%d's CUDA library but runs with GStreamer 1.%u, whose "
+      "CUDA memory works differently: memory:CUDAMemory is off, frames go through system memory "
+      "(rebuild the plugin against the GStreamer it runs with)", GST_VERSION_MAJOR, GST_VERSION_MINOR, minor);
+  return FALSE;
 }
 
 /* The process's own context of @device, made at its first use and kept
@@ -248,12 +294,58 @@ gst_cuda_video_is_device_buffer (GstBuffer * buffer, GstObject * context)
     GstMemory *mem = gst_buffer_peek_memory (buffer, i);
     if (!gst_is_cuda_memory (mem) || GST_CUDA_MEMORY_CAST (mem)->context != GST_CUDA_CONTEXT (context))
       return FALSE;
-#if GST_CHECK_VERSION (1, 24, 0)
-    /* since 1.24 a producer may leave work on its stream in flight */
-    gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (mem));
-#endif
   }
   return TRUE;
+}
+
+gpointer
+gst_cuda_video_memory_stream (GstMemory * mem, gboolean * pending)
+{
+  *pending = FALSE;
+#if BUILT_WITH_STREAMS
+  if (gst_is_cuda_memory (mem)) {
+    GstCudaStream *stream = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
+    if (stream != NULL) {
+      *pending = GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+      return gst_cuda_stream_get_handle (stream);
+    }
+  }
+#endif
+  return NULL;
+}
+
+void
+gst_cuda_video_memory_written (GstMemory * mem)
+{
+#if BUILT_WITH_STREAMS
+  /* a GST_MAP_CUDA write map set it, for a memory with a stream */
+  if (gst_is_cuda_memory (mem))
+    GST_MEMORY_FLAG_UNSET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+#endif
+}
+
+gpointer
+gst_cuda_video_stream_new (GstObject * context, gpointer * handle)
+{
+#if BUILT_WITH_STREAMS
+  GstCudaStream *stream = gst_cuda_stream_new (GST_CUDA_CONTEXT (context));
+
+  if (stream != NULL) {
+    *handle = gst_cuda_stream_get_handle (stream);
+    return stream;
+  }
+#endif
+  *handle = NULL;
+  return NULL;
+}
+
+void
+gst_cuda_video_stream_free (gpointer stream)
+{
+#if BUILT_WITH_STREAMS
+  if (stream != NULL)
+    gst_cuda_stream_unref ((GstCudaStream *) stream);
+#endif
 }
 
 GstMapFlags
@@ -314,6 +406,7 @@ struct _GstCudaVideoDevicePool
   GstBufferPool parent;
 
   GstCudaContext *context;
+  gpointer stream;              /* the configuration's GstCudaStream (1.24 on), or NULL */
   GstCudaAllocator *allocator;  /* GStreamer's (1.22 takes no NULL) */
   GstVideoInfo info;            /* the caps' frame */
   GstVideoInfo alloc_info;      /* what the allocator is asked for */
@@ -327,8 +420,8 @@ G_DEFINE_TYPE (GstCudaVideoDevicePool, gst_cuda_video_device_pool, GST_TYPE_BUFF
 static GstMemory *
 alloc_memory (GstCudaVideoDevicePool * self)
 {
-#if GST_CHECK_VERSION (1, 24, 0)
-  return gst_cuda_allocator_alloc (self->allocator, self->context, NULL, &self->alloc_info);
+#if BUILT_WITH_STREAMS
+  return gst_cuda_allocator_alloc (self->allocator, self->context, self->stream, &self->alloc_info);
 #else
   return gst_cuda_allocator_alloc (self->allocator, self->context, &self->alloc_info);
 #endif
@@ -358,6 +451,12 @@ device_pool_set_config (GstBufferPool * pool, GstStructure * config)
     GST_WARNING_OBJECT (pool, "no video caps in the configuration");
     return FALSE;
   }
+#if BUILT_WITH_STREAMS
+  /* our memories carry the stream that writes them, as GStreamer's pool's
+   * do; they are allocated plainly (cuMemAllocPitch), valid for any stream */
+  gst_clear_cuda_stream ((GstCudaStream **) & self->stream);
+  self->stream = gst_buffer_pool_config_get_cuda_stream (config);
+#endif
   self->stand_in = !allocator_knows (GST_VIDEO_INFO_FORMAT (&self->info));
   self->alloc_info = self->info;
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&self->info); p++) {
@@ -439,6 +538,7 @@ device_pool_finalize (GObject * object)
 
   gst_clear_object (&self->context);
   gst_clear_object (&self->allocator);
+  gst_cuda_video_stream_free (self->stream);
   G_OBJECT_CLASS (gst_cuda_video_device_pool_parent_class)->finalize (object);
 }
 
@@ -458,10 +558,24 @@ gst_cuda_video_device_pool_init (GstCudaVideoDevicePool * self)
 {
 }
 
-GstBufferPool *
-gst_cuda_video_pool_new (GstObject * context, GstCaps * caps, guint min_buffers, guint max_buffers)
+/* Puts @stream (a GstCudaStream) into @config unless it names one. */
+static void
+config_offer_stream (GstStructure * config, gpointer stream)
 {
-  GstCudaVideoDevicePool *pool;
+#if BUILT_WITH_STREAMS
+  GstCudaStream *named = gst_buffer_pool_config_get_cuda_stream (config);
+
+  if (named == NULL && stream != NULL)
+    gst_buffer_pool_config_set_cuda_stream (config, (GstCudaStream *) stream);
+  gst_clear_cuda_stream (&named);
+#endif
+}
+
+GstBufferPool *
+gst_cuda_video_pool_new (GstObject * context, gpointer stream, GstCaps * caps, guint min_buffers,
+    guint max_buffers)
+{
+  GstBufferPool *pool;
   GstStructure *config;
   GstVideoInfo info;
 
@@ -469,23 +583,53 @@ gst_cuda_video_pool_new (GstObject * context, GstCaps * caps, guint min_buffers,
   if (context == NULL || !gst_video_info_from_caps (&info, caps))
     return NULL;
   gst_cuda_memory_init_once ();
-  pool = g_object_new (GST_TYPE_CUDA_VIDEO_DEVICE_POOL, NULL);
-  gst_object_ref_sink (pool);
-  pool->context = GST_CUDA_CONTEXT (gst_object_ref (context));
-  pool->allocator = (GstCudaAllocator *) gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
-  if (pool->allocator == NULL) {
-    GST_WARNING ("GStreamer's CUDA allocator is not registered");
-    gst_object_unref (pool);
-    return NULL;
+#if BUILT_WITH_STREAMS
+  /* GStreamer's elements take the stream of a pool only from GStreamer's
+   * own pool (nvh264dec, cudaconvertscale, cudaupload then work on ours),
+   * and that pool follows the pipeline's choice of stream-ordered
+   * allocation (1.26 on) */
+  if (allocator_knows (GST_VIDEO_INFO_FORMAT (&info)))
+    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (context));
+  else
+#endif
+  {
+    GstCudaVideoDevicePool *own = g_object_new (GST_TYPE_CUDA_VIDEO_DEVICE_POOL, NULL);
+
+    gst_object_ref_sink (own);
+    own->context = GST_CUDA_CONTEXT (gst_object_ref (context));
+    own->allocator = (GstCudaAllocator *) gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+    if (own->allocator == NULL) {
+      GST_WARNING ("GStreamer's CUDA allocator is not registered");
+      gst_object_unref (own);
+      return NULL;
+    }
+    pool = GST_BUFFER_POOL (own);
   }
-  config = gst_buffer_pool_get_config (GST_BUFFER_POOL (pool));
+  config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), min_buffers, max_buffers);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (pool), config)) {
+  config_offer_stream (config, stream);
+  if (!gst_buffer_pool_set_config (pool, config)) {
     gst_object_unref (pool);
     return NULL;
   }
-  return GST_BUFFER_POOL (pool);
+  return pool;
+}
+
+gboolean
+gst_cuda_video_pool_offer_stream (GstBufferPool * pool, gpointer stream)
+{
+#if BUILT_WITH_STREAMS
+  GstStructure *config;
+
+  if (stream == NULL || gst_buffer_pool_is_active (pool))
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  config_offer_stream (config, stream);
+  return gst_buffer_pool_set_config (pool, config);
+#else
+  return TRUE;
+#endif
 }
 
 gboolean
@@ -503,6 +647,12 @@ gst_cuda_video_pool_is_usable (GstBufferPool * pool, GstObject * context)
 
 gboolean
 gst_cuda_video_memory_available (void)
+{
+  return FALSE;
+}
+
+gboolean
+gst_cuda_video_memory_check (GError ** error)
 {
   return FALSE;
 }
@@ -566,9 +716,40 @@ gst_cuda_video_map_flags (void)
 }
 
 GstBufferPool *
-gst_cuda_video_pool_new (GstObject * context, GstCaps * caps, guint min_buffers, guint max_buffers)
+gst_cuda_video_pool_new (GstObject * context, gpointer stream, GstCaps * caps, guint min_buffers,
+    guint max_buffers)
 {
   return NULL;
+}
+
+gboolean
+gst_cuda_video_pool_offer_stream (GstBufferPool * pool, gpointer stream)
+{
+  return TRUE;
+}
+
+gpointer
+gst_cuda_video_memory_stream (GstMemory * mem, gboolean * pending)
+{
+  *pending = FALSE;
+  return NULL;
+}
+
+void
+gst_cuda_video_memory_written (GstMemory * mem)
+{
+}
+
+gpointer
+gst_cuda_video_stream_new (GstObject * context, gpointer * handle)
+{
+  *handle = NULL;
+  return NULL;
+}
+
+void
+gst_cuda_video_stream_free (gpointer stream)
+{
 }
 
 gboolean

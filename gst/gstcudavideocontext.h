@@ -31,9 +31,13 @@ G_BEGIN_DECLS
 
 #define GST_CUDA_VIDEO_MEMORY_FEATURE "memory:CUDAMemory"
 
-/* Whether this build can exchange memory:CUDAMemory (gstreamer-cuda-1.0
- * was found when it was built). */
+/* Whether this build can exchange memory:CUDAMemory: gstreamer-cuda-1.0
+ * was found when it was built, and the GStreamer it runs with has the same
+ * kind of CUDA memory (1.22, or 1.24 and later). */
 gboolean gst_cuda_video_memory_available (void);
+/* The same, with @error saying why not when the GStreamer found at run
+ * time does not match the build (FALSE without @error: built without). */
+gboolean gst_cuda_video_memory_check (GError ** error);
 
 /* Finds the CUDA context of the pipeline (neighbours, then the
  * application) for @device_id (-1: any device), or makes one on that
@@ -64,18 +68,36 @@ void gst_cuda_video_context_pop (void);
  * map with gst_cuda_video_map_flags() gives device pointers our kernels
  * can use. */
 gboolean gst_cuda_video_is_device_buffer (GstBuffer * buffer, GstObject * context);
+/* The stream (a CUstream of its context) that @mem's work goes on, NULL
+ * when it has none (1.22, or the default stream); *@pending: whether work
+ * writing it may still be queued there (its producer did not wait). */
+gpointer gst_cuda_video_memory_stream (GstMemory * mem, gboolean * pending);
+/* For a CUDA memory we wrote and waited for: nothing of ours is pending
+ * (its consumers need not synchronise its stream). */
+void gst_cuda_video_memory_written (GstMemory * mem);
+
+/* A GstCudaStream on @context (1.24 on), for the stream the element's
+ * work goes on, so that pools can name it; *@handle gets its CUstream.
+ * NULL (and *@handle NULL) before 1.24 or when it cannot be made. */
+gpointer gst_cuda_video_stream_new (GstObject * context, gpointer * handle);
+void gst_cuda_video_stream_free (gpointer stream);
 /* The flags that map a buffer's CUDA memory on the device (GST_MAP_CUDA),
  * 0 without gstreamer-cuda. */
 GstMapFlags gst_cuda_video_map_flags (void);
 
 /* A pool of memory:CUDAMemory buffers of @caps on @context, for every
- * format: the formats GStreamer's CUDA allocator knows get its own layout;
- * the others (GRAY8, GRAY16_LE, xRGB, RGBA64_LE, ...) one pitched
- * allocation with the planes one under the other, described by a
- * GstVideoMeta.  NULL when the caps are not video or the configuration is
- * refused. */
-GstBufferPool *gst_cuda_video_pool_new (GstObject * context, GstCaps * caps, guint min_buffers,
-    guint max_buffers);
+ * format: the formats GStreamer's CUDA allocator knows get its own layout
+ * (from 1.24 on its own pool, GstCudaBufferPool); the others (GRAY8,
+ * GRAY16_LE, xRGB, RGBA64_LE, ...) one pitched allocation with the planes
+ * one under the other, described by a GstVideoMeta.  Its memories carry
+ * @stream (a GstCudaStream of gst_cuda_video_stream_new(), or NULL), which
+ * the pool's configuration names.  NULL when the caps are not video or the
+ * configuration is refused. */
+GstBufferPool *gst_cuda_video_pool_new (GstObject * context, gpointer stream, GstCaps * caps,
+    guint min_buffers, guint max_buffers);
+/* Names @stream in the configuration of @pool (a neighbour's CUDA pool, not
+ * yet active) unless it names one already; FALSE if the pool refuses. */
+gboolean gst_cuda_video_pool_offer_stream (GstBufferPool * pool, gpointer stream);
 /* Whether @pool (offered by a neighbour) gives CUDA memory of @context
  * for frames of @info. */
 gboolean gst_cuda_video_pool_is_usable (GstBufferPool * pool, GstObject * context);

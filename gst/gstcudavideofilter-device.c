@@ -80,17 +80,20 @@ gst_cuda_video_filter_open_cuda (GstCudaVideoFilter * self, gint device_id, GcvE
     return FALSE;
   }
   priv->device = device_id < 0 ? 0 : device_id;
-  if (gst_cuda_video_memory_available ()) {
+  {
     GError *error = NULL;
     /* the pipeline's context (a neighbour's or the application's), else a
      * new one, announced to the others */
-    if (gst_cuda_video_context_ensure (GST_ELEMENT (self), device_id, &priv->context, &error)) {
+    if (!gst_cuda_video_memory_check (&error)) {
+      if (error)
+        GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("No CUDA memory: %s", error->message), (NULL));
+    } else if (gst_cuda_video_context_ensure (GST_ELEMENT (self), device_id, &priv->context, &error)) {
       priv->device = gst_cuda_video_context_device (priv->context);
     } else {
       GST_WARNING_OBJECT (self, "no GStreamer CUDA context (%s): CUDA's primary context, system "
           "memory only", error->message);
-      g_clear_error (&error);
     }
+    g_clear_error (&error);
   }
   priv->backend = GST_CUDA_VIDEO_BACKEND_CUDA;
   {
@@ -102,8 +105,13 @@ gst_cuda_video_filter_open_cuda (GstCudaVideoFilter * self, gint device_id, GcvE
       return FALSE;
     }
   }
+  /* in a GstCudaContext of 1.24 on, the compute stream is GStreamer's, so
+   * that the pools we offer can name it: neighbours that write our input
+   * on it need no waiting (see gstcudavideocontext.c) */
+  if (priv->context)
+    priv->compute_stream = gst_cuda_video_stream_new (priv->context, &priv->streams[STREAM_COMPUTE]);
   for (i = 0; i < N_STREAMS; i++)
-    if (gcv_cuda_stream_new (&priv->streams[i], err) != GCV_OK)
+    if (priv->streams[i] == NULL && gcv_cuda_stream_new (&priv->streams[i], err) != GCV_OK)
       break;
   if (i == N_STREAMS && gcv_cuda_event_new (&priv->fork, err) != GCV_OK)
     i = 0;
@@ -125,9 +133,12 @@ free_streams (GstCudaVideoFilter * self)
   gint i;
 
   for (i = 0; i < N_STREAMS; i++) {
-    gcv_cuda_stream_free (priv->streams[i]);
+    if (i != STREAM_COMPUTE || priv->compute_stream == NULL)
+      gcv_cuda_stream_free (priv->streams[i]);
     priv->streams[i] = NULL;
   }
+  gst_cuda_video_stream_free (priv->compute_stream);
+  priv->compute_stream = NULL;
   gcv_cuda_event_free (priv->fork);
   priv->fork = NULL;
 }

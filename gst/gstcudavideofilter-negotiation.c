@@ -56,8 +56,10 @@ gst_cuda_video_filter_held_buffers (GstCudaVideoFilter * self)
 }
 
 /* Upstream gets, for memory:CUDAMemory, a pool of CUDA memory of our
- * context, and for system memory on the GPU a pool of page-locked host
- * memory, so that frames go to the GPU by DMA without a staging copy.  In
+ * context that names our compute stream (1.24 on: a producer that takes
+ * it writes our input in order with our work, see gstcudavideocontext.c),
+ * and for system memory on the GPU a pool of page-locked host memory, so
+ * that frames go to the GPU by DMA without a staging copy.  In
  * passthrough (the analysis elements: frames go out as they came) the
  * query is downstream's to answer; where downstream has no pool (a sink
  * that answers nothing), ours is offered all the same. */
@@ -87,7 +89,7 @@ gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * d
     return TRUE;
   if (gst_cuda_video_caps_are_device (caps)) {
     if (on_gpu (self) && priv->context)
-      pool = gst_cuda_video_pool_new (priv->context, caps, min, 0);
+      pool = gst_cuda_video_pool_new (priv->context, priv->compute_stream, caps, min, 0);
   } else if (on_gpu (self)) {
     pool = new_video_pool (caps, GST_VIDEO_INFO_SIZE (&info), gst_cuda_host_allocator_get (), min);
     gst_query_add_allocation_param (query, gst_cuda_host_allocator_get (), NULL);
@@ -102,7 +104,8 @@ gst_cuda_video_filter_propose_allocation (GstBaseTransform * trans, GstQuery * d
 }
 
 /* Output buffers: for memory:CUDAMemory, downstream's CUDA pool when it is
- * of our context, else ours; for system memory, downstream's pool or one
+ * of our context (given our stream unless it names its own), else ours;
+ * for system memory, downstream's pool or one
  * of ours (page-locked on the GPU: the download lands in it by DMA; plain
  * on the CPU: no fresh pages to fault in every frame).  A pool with a
  * maximum gets room for the frames in flight. */
@@ -133,15 +136,26 @@ gst_cuda_video_filter_decide_allocation (GstBaseTransform * trans, GstQuery * qu
     for (i = 0; i < n; i++) {
       gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
       if (gst_cuda_video_pool_is_usable (pool, priv->context)) {
+        gboolean ok;
         GST_DEBUG_OBJECT (self, "output buffers from downstream's CUDA pool");
         gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
         gst_object_unref (pool);
-        return GST_CUDA_VIDEO_FILTER_PARENT_CLASS->decide_allocation (trans, query);
+        pool = NULL;
+        /* basetransform configures it (caps, size); then our stream goes
+         * into that configuration, unless downstream named its own */
+        ok = GST_CUDA_VIDEO_FILTER_PARENT_CLASS->decide_allocation (trans, query);
+        if (ok && gst_query_get_n_allocation_pools (query) > 0)
+          gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+        if (pool && gst_cuda_video_pool_is_usable (pool, priv->context)
+            && !gst_cuda_video_pool_offer_stream (pool, priv->compute_stream))
+          GST_WARNING_OBJECT (self, "downstream's CUDA pool refused our stream in its configuration");
+        gst_clear_object (&pool);
+        return ok;
       }
       if (pool)
         gst_object_unref (pool);
     }
-    pool = gst_cuda_video_pool_new (priv->context, caps, held, 0);
+    pool = gst_cuda_video_pool_new (priv->context, priv->compute_stream, caps, held, 0);
     GST_DEBUG_OBJECT (self, "output buffers from our own CUDA pool");
   } else if (n == 0) {
     pool = new_video_pool (caps, GST_VIDEO_INFO_SIZE (&info), on_gpu (self) ?

@@ -59,8 +59,11 @@ G_BEGIN_DECLS
 enum
 { STREAM_COMPUTE, STREAM_UPLOAD, STREAM_DOWNLOAD, N_STREAMS };
 
+/* EV_NEIGHBOUR: recorded on a neighbour's stream that our compute stream
+ * then waits for (its frame in CUDA memory) */
 enum
-{ EV_UP_START, EV_UP_END, EV_COMPUTE_START, EV_COMPUTE_END, EV_DOWN_START, EV_DOWN_END, N_EVENTS };
+{ EV_UP_START, EV_UP_END, EV_COMPUTE_START, EV_COMPUTE_END, EV_DOWN_START, EV_DOWN_END, EV_NEIGHBOUR,
+  N_EVENTS };
 
 /* What one frame in flight owns on the device and in page-locked memory.
  * A slot is taken by a frame when it is submitted and is free again once
@@ -122,6 +125,8 @@ struct _GstCudaVideoFilterPrivate
   gint device;
   GstObject *context;           /* the GstCudaContext, or NULL: CUDA's primary context */
   gpointer streams[N_STREAMS];
+  gpointer compute_stream;      /* GStreamer's GstCudaStream of streams[STREAM_COMPUTE] (1.24 on, in
+                                 * a GstCudaContext), named on our pools; or NULL */
   GcvCudaEvent *fork;           /* peer_follow's */
 
   /* per caps (CUDA backend) */

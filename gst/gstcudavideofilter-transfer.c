@@ -332,9 +332,41 @@ warn_host_path (GstCudaVideoFilter * self, const gchar * side, GstBuffer * buf)
       gst_buffer_is_writable (buf) ? "writable" : "not writable");
 }
 
+/* Orders the compute stream after a neighbour's work on @buf's CUDA
+ * memory (1.24 on: its producer may push before that work ran; another
+ * element may still read what we are about to overwrite).  Nothing to do
+ * for memory on our own stream or without one.  Otherwise an event
+ * recorded on the memory's stream is waited for on the device, never on
+ * the host: for a frame we read only when its producer says writes are
+ * pending, for one we write always (readers leave no such mark). */
+static gboolean
+follow_neighbour (GstCudaVideoFilter * self, Slot * slot, GstBuffer * buf, gboolean writing, GError ** error)
+{
+  GstCudaVideoFilterPrivate *priv = self->priv;
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
+    gboolean pending;
+    gpointer stream = gst_cuda_video_memory_stream (gst_buffer_peek_memory (buf, i), &pending);
+    GcvError err;
+
+    if (stream == NULL || stream == priv->streams[STREAM_COMPUTE] || !(pending || writing))
+      continue;
+    GST_LOG_OBJECT (self, "compute stream waits for %s stream %p", writing ? "the output's" : "the input's",
+        stream);
+    /* a wait takes the event as recorded at the call: one event serves
+     * every memory */
+    if (gcv_cuda_event_record (slot->events[EV_NEIGHBOUR], stream, &err) != GCV_OK
+        || gcv_cuda_stream_wait_event (priv->streams[STREAM_COMPUTE], slot->events[EV_NEIGHBOUR], &err) != GCV_OK)
+      return gst_cuda_video_filter_set_error (error, &err);
+  }
+  return TRUE;
+}
+
 /* The input of a frame on the device: memory:CUDAMemory of our context as
- * it is, anything else uploaded into the slot (a CUDA buffer of another
- * context is read through its host mapping). */
+ * it is, once its producer's work is done; anything else uploaded into the
+ * slot (a CUDA buffer of another context is read through its host
+ * mapping, which waits for its producer). */
 gboolean
 gst_cuda_video_filter_input_to_device (GstCudaVideoFilter * self, Job * job, GstBuffer * inbuf,
     GstCudaVideoDeviceFrame * dev, GError ** error)
@@ -350,7 +382,7 @@ gst_cuda_video_filter_input_to_device (GstCudaVideoFilter * self, Job * job, Gst
       job->in_mapped = TRUE;
       gst_cuda_video_filter_frame_planes (&job->in_map, GST_VIDEO_INFO_N_PLANES (&self->in_info),
           dev->planes);
-      return TRUE;
+      return follow_neighbour (self, job->slot, inbuf, FALSE, error);
     }
     warn_host_path (self, "input", inbuf);
   } else if (priv->in_device) {
@@ -368,7 +400,10 @@ map_failed:
 }
 
 /* The device planes of an output frame: the buffer's CUDA memory, or the
- * slot's device planes (downloaded into the buffer afterwards). */
+ * slot's device planes (downloaded into the buffer afterwards).  CUDA
+ * memory is marked as written with nothing pending: the frame is waited
+ * for before it leaves the element (complete), so downstream need not
+ * synchronise its stream, which by then holds later frames' work. */
 gboolean
 gst_cuda_video_filter_output_to_device (GstCudaVideoFilter * self, Job * job, GstBuffer * outbuf,
     GstCudaVideoDeviceFrame * dev, GError ** error)
@@ -384,7 +419,9 @@ gst_cuda_video_filter_output_to_device (GstCudaVideoFilter * self, Job * job, Gs
       job->out_mapped = TRUE;
       gst_cuda_video_filter_frame_planes (&job->out_map, GST_VIDEO_INFO_N_PLANES (&self->out_info),
           dev->planes);
-      return TRUE;
+      for (p = 0; p < gst_buffer_n_memory (outbuf); p++)
+        gst_cuda_video_memory_written (gst_buffer_peek_memory (outbuf, p));
+      return follow_neighbour (self, job->slot, outbuf, TRUE, error);
     }
     warn_host_path (self, "output", outbuf);
   } else if (priv->out_device) {

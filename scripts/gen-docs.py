@@ -9,8 +9,10 @@ build-dir defaults to build/, FILE to docs/elements.md.  With --check the
 text is compared with REFERENCE (written to FILE too when --output is
 given): exit 0 when equal, 1 with a diff when not, 77 (skipped) where it
 cannot be compared: a build without gstreamer-cuda-1.0 (its cuda* elements
-lack the memory:CUDAMemory pad templates the committed file shows) or no
-gst-inspect-1.0.  The build's meson targets do the same:
+lack the memory:CUDAMemory pad templates the committed file shows), no
+gst-inspect-1.0, or another GStreamer release than --release X.Y, the one
+the committed file was made with (gst-inspect-1.0's layout differs between
+releases; writing refuses then).  The build's meson targets do the same:
 `meson compile -C build update-docs` and `meson test -C build --suite docs`."""
 import argparse
 import difflib
@@ -35,8 +37,12 @@ def parse_args():
                     help="compare with REFERENCE instead of writing docs/elements.md")
     ap.add_argument("--update-command", default=None,
                     help="the command --check tells to run when REFERENCE is out of date")
+    ap.add_argument("--release", metavar="X.Y", default=None,
+                    help="the GStreamer release the committed file was made with: another one "
+                    "skips --check and refuses writing")
     ap.add_argument("--force", action="store_true",
-                    help="write docs/elements.md even from a build without gstreamer-cuda-1.0")
+                    help="write docs/elements.md even from a build without gstreamer-cuda-1.0 "
+                    "or with another release than --release")
     return ap.parse_args()
 
 
@@ -63,6 +69,29 @@ def inspect_env(build):
     env["LC_ALL"] = "C.UTF-8"
     env.pop("LANGUAGE", None)
     return env
+
+
+def gst_release(env):
+    """The X.Y of the GStreamer gst-inspect-1.0 runs with, None if unknown."""
+    try:
+        r = subprocess.run(["gst-inspect-1.0", "--version"], env=env, capture_output=True, text=True)
+    except OSError:
+        return None
+    m = re.search(r"^GStreamer (\d+\.\d+)\.", r.stdout, re.M)
+    return m.group(1) if m else None
+
+
+def other_release(build, release):
+    """Why the docs cannot be made here when the GStreamer found is not
+    @release (None when it is, or when no --release was given)."""
+    if release is None or shutil.which("gst-inspect-1.0") is None:
+        return None
+    found = gst_release(inspect_env(build))
+    if found == release:
+        return None
+    return (f"gst-inspect-1.0 runs with GStreamer {found or 'of an unknown release'}, and the committed "
+            f"file was made with GStreamer {release}: gst-inspect-1.0's output differs between releases, "
+            "so they are compared only there")
 
 
 def doc_blocks():
@@ -162,6 +191,8 @@ if args.check:
                f"{args.check} describes the full build")
     elif shutil.which("gst-inspect-1.0") is None:
         why = "gst-inspect-1.0 is not in PATH"
+    else:
+        why = other_release(args.build, args.release)
     if why:
         print("SKIP: " + why)
         sys.exit(SKIP)
@@ -175,6 +206,9 @@ if os.path.realpath(output) == os.path.realpath(default_output) and not gst_cuda
     sys.exit(f"{args.build} is not a build with gstreamer-cuda-1.0: its cuda* elements lack the "
              "memory:CUDAMemory pad templates, and docs/elements.md describes the full build "
              "(use such a build, or pass --force)")
+why = other_release(args.build, args.release)
+if why and not args.force:
+    sys.exit(f"not writing {output}: {why} (pass --force to write it anyway)")
 text = generate(args.build)
 write(output, text)
 print("wrote " + (os.path.relpath(output, root) if output == default_output else output))

@@ -8,45 +8,17 @@ and checks what a Python program sees: the meta on every buffer, the grid,
 has-reference false then true, and the vector (12, 8) quarter pixels with
 SAD 0 on the interior blocks.  Exit 0 pass, 1 fail, 77 skip (no gi, no
 typelib or no plugin)."""
-import os
 import sys
 
-try:
-    import gi
-    gi.require_version("Gst", "1.0")
-    gi.require_version("GstCudaVideo", "1.0")
-    from gi.repository import Gst, GstCudaVideo
-except (ImportError, ValueError) as e:
-    print("skip: no GStreamer gi bindings or no GstCudaVideo-1.0 typelib (GI_TYPELIB_PATH):", e)
-    sys.exit(77)
+from gcv_gi import gst_and_typelib, load_gray, photo_path, require_elements
 
-Gst.init([])
-if Gst.ElementFactory.find("cpumotionest") is None:
-    print("skip: cpumotionest not found (GST_PLUGIN_PATH?)")
-    sys.exit(77)
+Gst, GstCudaVideo = gst_and_typelib()
+require_elements(Gst, "cpumotionest")
 
 W, H, DX, DY, BLOCK = 160, 96, 3, 2, 16
-data_dir = os.environ.get("GCV_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), ".."))
-photo = os.path.join(data_dir, "data", "coffee.png")
 
 
-def load_gray(path):
-    """The photo as GRAY8 bytes through GStreamer itself."""
-    pipe = Gst.parse_launch(f'filesrc location="{path}" ! pngdec ! videoconvert '
-                            '! video/x-raw,format=GRAY8 ! appsink name=s')
-    sink = pipe.get_by_name("s")
-    pipe.set_state(Gst.State.PLAYING)
-    sample = sink.emit("pull-sample")
-    pipe.set_state(Gst.State.NULL)
-    s = sample.get_caps().get_structure(0)
-    w, h = s.get_value("width"), s.get_value("height")
-    buf = sample.get_buffer()
-    raw = buf.extract_dup(0, buf.get_size())
-    stride = len(raw) // h
-    return [raw[y * stride:y * stride + w] for y in range(h)]
-
-
-rows = load_gray(photo)
+rows = load_gray(photo_path("coffee.png"))
 x0, y0 = 200, 120
 # previous frame: the crop at (x0, y0); current: the crop at (x0 - DX, y0 - DY),
 # so the previous frame's content appears DX right, DY down

@@ -1668,6 +1668,58 @@ GST_START_TEST (test_mode_switch)
 
 GST_END_TEST;
 
+/* to a neighbour that takes no GRAY8 (GStreamer's cudadownload) the maps
+ * come out as NV12: the luma is the map, the chroma 128 */
+GST_START_TEST (test_map_as_nv12)
+{
+  const gchar *name = element_names[__i__];
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_P010_10LE
+  };
+  static const gchar *const modes[] = { "edges", "magnitude" };
+  /* chroma rows of 66 bytes in a stride of 68, and an odd last row */
+  const gint w = 66, h = 45;
+  guint8 *L = luma_scene (w, h, 66);
+  guint f, m;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+      Img *in = img_from_luma (fmts[f], L, w, h, 40 + f);
+      Img *luma = img_new (GST_VIDEO_FORMAT_GRAY8, w, h);
+      Ctx ctx = ctx_new (name, NULL);
+      Cfg cfg = cfg_exact (modes[m]);
+      gchar *what = g_strdup_printf ("%s %s %s as NV12", name,
+          gst_video_format_to_string (fmts[f]), modes[m]);
+      Img *out;
+      gint x, y, c;
+
+      apply_cfg (ctx.e, &cfg);
+      ctx_set_downstream (&ctx, "video/x-raw,format=NV12");
+      ctx_set_caps (&ctx, &in->info);
+      out = ctx_process (&ctx, in, LAYOUT_DEFAULT);
+      ctx_check_out_caps (&ctx, GST_VIDEO_FORMAT_NV12, w, h, 1, 1, what);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          img_set (luma, 0, x, y, img_get (out, 0, x, y));
+      check_exact (in, luma, &cfg, what);
+      for (c = 1; c < 3; c++)
+        for (y = 0; y < (h + 1) / 2; y++)
+          for (x = 0; x < (w + 1) / 2; x++)
+            fail_unless (img_get (out, c, x, y) == 128, "%s: chroma %d at "
+                "(%d, %d) is %u, not 128", what, c, x, y, img_get (out, c, x,
+                    y));
+      g_free (what);
+      img_free (out);
+      img_free (luma);
+      img_free (in);
+      ctx_free (&ctx);
+    }
+  }
+  g_free (L);
+}
+
+GST_END_TEST;
+
 /* thresholds, blur and l2 changed between frames take effect */
 GST_START_TEST (test_property_change_midstream)
 {
@@ -2257,6 +2309,7 @@ canny_suite (void)
   tcase_add_loop_test (tc, test_blur_and_threads, 0, n);
   tcase_add_loop_test (tc, test_overlay, 0, n);
   tcase_add_loop_test (tc, test_mode_switch, 0, n);
+  tcase_add_loop_test (tc, test_map_as_nv12, 0, n);
   tcase_add_loop_test (tc, test_property_change_midstream, 0, n);
   tcase_add_loop_test (tc, test_flush, 0, n);
   tcase_add_loop_test (tc, test_caps_change, 0, n);
