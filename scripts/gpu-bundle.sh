@@ -6,7 +6,13 @@
 # GStreamer runtime, plus any further ignored directories named (a GStreamer
 # prefix of another release and the project built against it).
 #
-#   scripts/gpu-bundle.sh [-o .gpu-carry/bundle.tar.gz] BUILD_DIR [EXTRA_DIR...]
+#   scripts/gpu-bundle.sh [-o .gpu-carry/bundle.tar.gz] [-x PATTERN]... BUILD_DIR [EXTRA_DIR...]
+#
+# -x leaves out what matches a tar --exclude pattern, so that a job carries
+# only what it runs: the test suite without the benchmarks and the OpenCV
+# their peers load (-x 'BUILD/tests/bench/bench-*' -x '*/libopencv_*'), or
+# the benchmarks without the test programs.  meson's CMake probe
+# (meson-private/__CMake_compiler_info__) is always left out.
 #
 # On the GPU host, in the repository root: tar -xzf .gpu-carry/bundle.tar.gz
 # (the build directory keeps its absolute paths: the host sees the checkout
@@ -15,8 +21,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.gpu-carry/bundle.tar.gz
-if [ "${1:-}" = -o ]; then out=$2; shift 2; fi
-[ $# -ge 1 ] || { echo "usage: $0 [-o OUT] BUILD_DIR [EXTRA_DIR...]" >&2; exit 2; }
+excludes=(--exclude='*/meson-private/__CMake_compiler_info__')
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out=$2; shift 2 ;;
+    -x) excludes+=(--exclude="$2"); shift 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { echo "usage: $0 [-o OUT] [-x PATTERN]... BUILD_DIR [EXTRA_DIR...]" >&2; exit 2; }
 build=$1; shift
 [ -f "$build/build.ninja" ] || { echo "$build is not a meson build directory" >&2; exit 1; }
 [ -d .gpu-runtime ] || { echo "no .gpu-runtime: run ../shared/gpu-host/pack-runtime.sh first" >&2; exit 1; }
@@ -32,7 +45,7 @@ find "$stage/$build" -type f -perm -u+x -print0 | while IFS= read -r -d '' f; do
 done
 find "$stage/$build" -name '*.so*' -type f -print0 | xargs -0 -r strip --strip-debug 2>/dev/null || true
 mkdir -p "$(dirname "$out")"
-tar -czf "$out" -C "$stage" "$build" -C "$PWD" .gpu-runtime "$@"
+tar -czf "$out" "${excludes[@]}" -C "$stage" "$build" -C "$PWD" .gpu-runtime "$@"
 size=$(stat -c %s "$out")
 tracked=$(git ls-files -z | xargs -0 du -cb | tail -1 | cut -f1)
 echo "gpu-bundle: $out $((size / 1048576)) MiB, tracked files $((tracked / 1048576)) MiB"

@@ -13,9 +13,9 @@
 #   tar -xzf out/gpu-peers-bundle.tar.gz && PARTS=motion scripts/gpu-peers.sh build-gpu   # job 2, ~3 min
 #   tar -xzf out/gpu-peers-bundle.tar.gz && PARTS=stress scripts/gpu-peers.sh build-gpu   # job 3, ~4 min
 #
-# The bundle holds the build directory (no objects, ELF files stripped of
-# debug info), .gpu-runtime (pack-runtime.sh, with pack-nvcodec.sh's 1.22
-# cudaupload), and the runtime part of a newer GStreamer prefix with
+# The bundle (scripts/gpu-bundle.sh) holds the build directory (no objects,
+# ELF files stripped of debug info, no test programs), .gpu-runtime
+# (pack-runtime.sh, with pack-nvcodec.sh's 1.22 cudaupload), and the runtime part of a newer GStreamer prefix with
 # nvcodec's cudascale / cudaconvertscale (PEER_PREFIX, default the newest
 # of /work/gst-prefix/1.26.9 and 1.28.6) as peer-gst/.
 #
@@ -49,34 +49,26 @@ set -u
 if [ "${1:-}" = "--pack" ]; then
   B=${2:-build-gpu}
   PEER_PREFIX=${PEER_PREFIX:-$(ls -d /work/gst-prefix/1.26.9 /work/gst-prefix/1.28.6 2>/dev/null | tail -1)}
-  stage=$(mktemp -d)
-  mkdir -p out "$stage/$B"
-  # the build without objects, ELF files without debug info
-  tar -C "$B" --exclude='*.o' --exclude='*.a' -cf - . | tar -C "$stage/$B" -xf -
-  find "$stage/$B" -type f -exec sh -c 'file -b "$1" | grep -q "^ELF" && strip --strip-debug "$1"' _ {} \;
   extra=()
+  rm -rf peer-gst
   if [ -n "$PEER_PREFIX" ] && [ -d "$PEER_PREFIX" ]; then
-    mkdir -p "$stage/peer-gst"
-    (cd "$PEER_PREFIX" && cp -a bin lib libexec env.sh "$stage/peer-gst/" && rm -rf "$stage/peer-gst/lib/pkgconfig" \
-      "$stage/peer-gst/lib/girepository-1.0")
-    basename "$PEER_PREFIX" > "$stage/peer-gst/VERSION"
+    # the prefix's runtime only (ignored by git, carried in the bundle)
+    mkdir -p peer-gst
+    (cd "$PEER_PREFIX" && cp -a bin lib libexec env.sh "$OLDPWD/peer-gst/") \
+      && rm -rf peer-gst/lib/pkgconfig peer-gst/lib/girepository-1.0
+    find peer-gst -name '*.so*' -type f -print0 | xargs -0 -r strip --strip-debug 2>/dev/null
+    basename "$PEER_PREFIX" > peer-gst/VERSION
     extra=(peer-gst)
   else
     echo "no peer GStreamer prefix (PEER_PREFIX): the cudascale part will be skipped"
   fi
-  if [ -d .gpu-runtime ]; then
-    # the libraries the benchmarks load that the packed runtime may lack
-    # (OpenCV's core, imgproc and video for bench-canny and bench-vcm, liblqr)
-    scripts/gpu-runtime-extras.sh "$B"/tests/bench/bench-{canny,bsplinescale,conv3d,seamcarve,pipeline,motionest,vcm} \
-      "$B"/tests/bench/nvof-bench || echo "warning: scripts/gpu-runtime-extras.sh failed"
-  else
-    echo "warning: no .gpu-runtime here (shared/gpu-host/pack-runtime.sh): not in the bundle"
-  fi
-  tar -czf out/gpu-peers-bundle.tar.gz -C "$stage" "$B" "${extra[@]}" \
-    $( [ -d .gpu-runtime ] && echo "-C $PWD .gpu-runtime" )
-  rm -rf "$stage"
-  ls -l out/gpu-peers-bundle.tar.gz
-  exit 0
+  # the libraries the benchmarks load that the packed runtime may lack
+  # (OpenCV's core, imgproc and video for bench-canny and bench-vcm, liblqr)
+  scripts/gpu-runtime-extras.sh "$B"/tests/bench/bench-{canny,bsplinescale,conv3d,seamcarve,pipeline,motionest,vcm} \
+    "$B"/tests/bench/nvof-bench || echo "warning: scripts/gpu-runtime-extras.sh failed"
+  # the benchmarks without the test programs, to fit the device's carry
+  exec scripts/gpu-bundle.sh -o out/gpu-peers-bundle.tar.gz -x "$B/tests/*-test" -x "$B/tests/elements-*" \
+    -x "$B/tests/libs-*" -x "$B/examples" "$B" "${extra[@]}"
 fi
 
 B=${1:-build-gpu}
