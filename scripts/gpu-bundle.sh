@@ -34,6 +34,12 @@ build=$1; shift
 [ -f "$build/build.ninja" ] || { echo "$build is not a meson build directory" >&2; exit 1; }
 [ -d .gpu-runtime ] || { echo "no .gpu-runtime: run ../shared/gpu-host/pack-runtime.sh first" >&2; exit 1; }
 
+# every shared library the plugin, the library and the test programs load
+# that the packed runtime lacks (json-glib came after the runtime was
+# packed: a whole GPU run was lost to a plugin that could not load)
+scripts/gpu-runtime-extras.sh $(find "$build/gst" -type f -name '*.so*' ! -name '*.symbols') \
+  $(find "$build/tests" -maxdepth 1 -type f -perm -u+x) > /dev/null
+
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 # the build directory as it is, less what only linking needed

@@ -29,6 +29,11 @@ step() { echo "== $1: $2"; [ "$2" = ok ] || failed=$((failed + 1)); }
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+# a plugin that cannot load fails nearly every test: say so at once
+if ldd "$B/gst/libgstcudavideo.so" | grep "not found"; then
+  echo "gpu-proof: $B/gst/libgstcudavideo.so cannot load here (scripts/gpu-bundle.sh adds what the runtime lacks)"
+  exit 1
+fi
 
 if want test; then
 GST_CUDA_VIDEO_REQUIRE_GPU=1 meson test -C "$B" --no-rebuild --print-errorlogs > "$OUT/meson-test.txt" 2>&1 \

@@ -17,12 +17,14 @@ pass=0; fail=0
 SMOKE=${SMOKE:-canny bsplinescale conv3d seamcarve motionest vcm dibr}
 
 # same_output LABEL HEAD PROPS TAIL: runs HEAD ! cpu$ELEMENT PROPS ! TAIL and
-# the same with cuda$ELEMENT (fallback=false) and compares the bytes; with
+# the same with cuda$ELEMENT (fallback=false: the cpu* elements have no such
+# property) and compares the bytes; with
 # MAX_DIFF=n, bytes may differ by up to n.
 same_output() {
-  local el
+  local el nofb
   for el in cpu cuda; do
-    gst-launch-1.0 -q $2 ! $el$ELEMENT $3 fallback=false ! $4 ! filesink location=/tmp/o-$el.raw 2>/tmp/err-$el.txt \
+    nofb=""; [ $el = cuda ] && nofb="fallback=false"
+    gst-launch-1.0 -q $2 ! $el$ELEMENT $3 $nofb ! $4 ! filesink location=/tmp/o-$el.raw 2>/tmp/err-$el.txt \
       || { echo "launch failed $el$ELEMENT $1"; cat /tmp/err-$el.txt; }
   done
   local worst=0
@@ -147,9 +149,9 @@ if [[ " $SMOKE " == *" motionest "* ]]; then
   for x in "${extra_runs[@]}"; do
     for el in cpu cuda; do
       rm -f /tmp/v-$el.jsonl
-      extra=""; [ $el = cuda ] && extra="$x"
+      extra=""; [ $el = cuda ] && extra="fallback=false $x"
       gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=10 ! video/x-raw,format=GRAY8,width=1280,height=720 \
-        ! ${el}motionest subpel=quarter search-range-x=20 fallback=false location=/tmp/v-$el.jsonl $extra ! fakesink
+        ! ${el}motionest subpel=quarter search-range-x=20 location=/tmp/v-$el.jsonl $extra ! fakesink
     done
     if cmp -s /tmp/v-cpu.jsonl /tmp/v-cuda.jsonl && [ "$(wc -l < /tmp/v-cpu.jsonl)" = 10 ]; then pass=$((pass+1));
     else fail=$((fail+1)); echo "DIFF motionest JSON $x"; fi
@@ -172,7 +174,7 @@ if [[ " $SMOKE " == *" vcm "* ]]; then
   for el in cpu cuda; do
     rm -f /tmp/p-$el.jsonl
     gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=10 ! video/x-raw,format=GRAY8,width=1920,height=1080 \
-      ! ${el}vcm max-points=8192 points-per-window=4 fallback=false location=/tmp/p-$el.jsonl ! fakesink
+      ! ${el}vcm max-points=8192 points-per-window=4 $([ $el = cuda ] && echo fallback=false) location=/tmp/p-$el.jsonl ! fakesink
   done
   if cmp -s /tmp/p-cpu.jsonl /tmp/p-cuda.jsonl && [ "$(wc -l < /tmp/p-cpu.jsonl)" = 10 ]; then pass=$((pass+1));
   else fail=$((fail+1)); echo "DIFF vcm JSON"; fi

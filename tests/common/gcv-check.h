@@ -309,10 +309,19 @@ typedef struct
 OutFrame *out_frame_new (GstBuffer * buf, GstCaps * caps);
 /* (a GDestroyNotify, for pointer arrays) */
 void out_frame_free (gpointer f);
+/* What motion_meta_compare leaves out: the "frame" counter, and the
+ * stream's stamps ("pts", "reference-pts": a second clip whose stamps
+ * count on from a first one). */
+typedef enum
+{
+  MOTION_META_IGNORE_COUNTER = 1 << 0,
+  MOTION_META_IGNORE_STAMPS = 1 << 1,
+} MotionMetaIgnore;
+
 /* The same motion meta (both NULL, or equal field for field, the records
- * byte for byte); with @ignore_counter, but for the "frame" counter. */
+ * byte for byte), but for the fields @ignore names. */
 void motion_meta_compare (const GstStructure * a, const GstStructure * b,
-    gboolean ignore_counter, const gchar * what);
+    MotionMetaIgnore ignore, const gchar * what);
 /* got[from ..] (OutFrame) against all of ref: as many, with the same
  * stamps, pixels and motion meta. */
 void out_frames_compare (GPtrArray * got, guint from, GPtrArray * ref,
