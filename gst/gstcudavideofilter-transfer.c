@@ -202,6 +202,26 @@ stage_plane (guint8 * staging, const guint8 * host, gsize host_stride, gsize row
   return TRUE;
 }
 
+/* The staging that the planes of @frame in @planes (a bit per plane)
+ * need: the bytes of those not in page-locked memory. */
+static gsize
+staging_need (const GstVideoFrame * frame, guint planes)
+{
+  gsize need = 0;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    gint w, h;
+    gsize row;
+    if (!(planes & (1u << p)))
+      continue;
+    gst_cuda_video_filter_plane_geometry (&frame->info, p, &w, &h, &row);
+    if (!gcv_cuda_host_is_pinned (GST_VIDEO_FRAME_PLANE_DATA (frame, p)))
+      need += row * h;
+  }
+  return need;
+}
+
 /* Queues the upload of the planes the subclass wants from the mapped host
  * frame into the slot's device planes, on the upload stream: straight by
  * DMA from page-locked memory, else through the slot's staging
@@ -213,19 +233,11 @@ upload_frame (GstCudaVideoFilter * self, Job * job, GstVideoFrame * frame, GstCu
   GstCudaVideoFilterPrivate *priv = self->priv;
   Slot *slot = job->slot;
   gpointer stream = priv->streams[STREAM_UPLOAD];
-  gsize need = 0, used = 0;
+  gsize need, used = 0;
   GcvError err;
   guint p;
 
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
-    gint w, h;
-    gsize row;
-    if (!(priv->in_planes & (1u << p)))
-      continue;
-    gst_cuda_video_filter_plane_geometry (&frame->info, p, &w, &h, &row);
-    if (!gcv_cuda_host_is_pinned (GST_VIDEO_FRAME_PLANE_DATA (frame, p)))
-      need += row * h;
-  }
+  need = staging_need (frame, priv->in_planes);
   if (need > 0 && !reserve_staging (self, &slot->up_staging, &slot->up_size, need, error))
     return FALSE;
   if (!gst_cuda_video_filter_record_event (self, slot, EV_UP_START, STREAM_UPLOAD, error))
@@ -267,19 +279,11 @@ download_frame (GstCudaVideoFilter * self, Job * job, GstVideoFrame * frame, GEr
   GstCudaVideoFilterPrivate *priv = self->priv;
   Slot *slot = job->slot;
   gpointer stream = priv->streams[STREAM_DOWNLOAD];
-  gsize need = 0, used = 0;
+  gsize need, used = 0;
   GcvError err;
   guint p;
 
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
-    gint w, h;
-    gsize row;
-    if (!(priv->out_planes & (1u << p)))
-      continue;
-    gst_cuda_video_filter_plane_geometry (&frame->info, p, &w, &h, &row);
-    if (!gcv_cuda_host_is_pinned (GST_VIDEO_FRAME_PLANE_DATA (frame, p)))
-      need += row * h;
-  }
+  need = staging_need (frame, priv->out_planes);
   if (need > 0 && !reserve_staging (self, &slot->down_staging, &slot->down_size, need, error))
     return FALSE;
   if (!gst_cuda_video_filter_await_event (self, slot, EV_COMPUTE_END, STREAM_DOWNLOAD, error)
