@@ -520,13 +520,32 @@ ctx_adopt (const gchar * name, GstElement * e, GstBus * bus)
   return ctx;
 }
 
+GstMessage *
+bus_pop_type (GstBus * bus, GstClockTime timeout, GstMessageType types)
+{
+  gint64 deadline = GST_CLOCK_TIME_IS_VALID (timeout) ? g_get_monotonic_time () + (gint64) (timeout / GST_USECOND) : 0;
+
+  for (;;) {
+    GstClockTime wait = GST_CLOCK_TIME_NONE;
+    GstMessage *msg;
+
+    if (GST_CLOCK_TIME_IS_VALID (timeout))
+      wait = MAX (deadline - g_get_monotonic_time (), 0) * GST_USECOND;
+    if ((msg = gst_bus_timed_pop (bus, wait)) == NULL)
+      return NULL;
+    if (GST_MESSAGE_TYPE (msg) & types)
+      return msg;
+    gst_message_unref (msg);    /* outside the bus's lock */
+  }
+}
+
 guint
 bus_count (GstBus * bus, GstMessageType type, GQuark domain, gchar ** text)
 {
   GstMessage *msg;
   guint n = 0;
 
-  while ((msg = gst_bus_pop_filtered (bus, type))) {
+  while ((msg = bus_pop_type (bus, 0, type))) {
     GError *err = NULL;
     gchar *dbg = NULL;
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)

@@ -159,6 +159,15 @@ Ctx ctx_new (const gchar * name, const gchar * first_prop, ...);
  * with its bus (the Ctx takes both references: ctx_free drops them) */
 Ctx ctx_adopt (const gchar * name, GstElement * e, GstBus * bus);
 
+/* The next message of @types on @bus, waiting up to @timeout (0: not at
+ * all, GST_CLOCK_TIME_NONE: for ever); the messages before it of other
+ * types are dropped.  Use it, not gst_bus_(timed_)pop_filtered: those drop
+ * the others under the bus's lock, and a dropped message that holds the
+ * last reference of a pad (a harness's, torn down) disposes the pad, whose
+ * unlink posts to the same bus and waits for that lock for ever (seen with
+ * GStreamer 1.28.6). */
+GstMessage *bus_pop_type (GstBus * bus, GstClockTime timeout, GstMessageType types);
+
 /* Pops every message of type off bus; returns how many are errors or
  * warnings of domain (0: any).  The first counted one's text goes to
  * *text (when text is not NULL and *text is NULL; g_free it). */

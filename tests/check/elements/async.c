@@ -721,7 +721,7 @@ run_set_depth (Run * r, gint depth)
   GstMessage *msg;
 
   g_object_set (r->ctx.e, "async-depth", depth, NULL);
-  msg = gst_bus_pop_filtered (r->ctx.bus, GST_MESSAGE_LATENCY);
+  msg = bus_pop_type (r->ctx.bus, 0, GST_MESSAGE_LATENCY);
   fail_unless (msg != NULL, "%s: no LATENCY message for async-depth %d -> %d",
       r->name, r->depth, depth);
   gst_message_unref (msg);
@@ -747,7 +747,7 @@ run_depth_changes (const Elem * e, const gchar * prefix, Img ** clip,
   if (change) {
     GstMessage *msg;
     /* setting async-depth=2 posted one already */
-    while ((msg = gst_bus_pop_filtered (r.ctx.bus, GST_MESSAGE_LATENCY)))
+    while ((msg = bus_pop_type (r.ctx.bus, 0, GST_MESSAGE_LATENCY)))
       gst_message_unref (msg);
     run_set_depth (&r, 0);
     /* nothing came out yet: at the next buffer */

@@ -2262,7 +2262,7 @@ GST_START_TEST (test_cuda_out_of_memory)
   gst_buffer_memset (buf, 0, 0x5a, 8192 * 8192);
   ret = gst_harness_push (h, buf);
   fail_unless (ret != GST_FLOW_OK, "a frame went through with the device full");
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+  while ((msg = bus_pop_type (bus, 0, GST_MESSAGE_ERROR))) {
     GError *err = NULL;
     gchar *dbg = NULL;
     gst_message_parse_error (msg, &err, &dbg);

@@ -836,7 +836,7 @@ bus_texts (GstBus * bus, GstMessageType type, gchar ** texts)
   GString *s = g_string_new ("");
   guint n = 0;
 
-  while ((msg = gst_bus_pop_filtered (bus, type))) {
+  while ((msg = bus_pop_type (bus, 0, type))) {
     GError *err = NULL;
     gchar *dbg = NULL;
     if (type == GST_MESSAGE_ERROR)
@@ -877,7 +877,7 @@ bus_count_type (GstBus * bus, GstMessageType type)
 {
   GstMessage *msg;
   guint n = 0;
-  while ((msg = gst_bus_pop_filtered (bus, type))) {
+  while ((msg = bus_pop_type (bus, 0, type))) {
     n++;
     gst_message_unref (msg);
   }

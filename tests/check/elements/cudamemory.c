@@ -213,9 +213,8 @@ pipe_run (Pipe * p, const gchar * middle, Img ** frames, gint n)
       deadline = g_get_monotonic_time () + STALL_TIMEOUT_US;
       continue;
     }
-    /* (pop_filtered drops the other messages: look for both at once) */
-    eos_on_bus |= pipe_message (p, gst_bus_pop_filtered (bus,
-            GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+    /* (the other messages are dropped: look for both at once) */
+    eos_on_bus |= pipe_message (p, bus_pop_type (bus, 0, GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
     g_object_get (sink, "eos", &eos, NULL);
     if (eos)
       break;
@@ -224,7 +223,7 @@ pipe_run (Pipe * p, const gchar * middle, Img ** frames, gint n)
         (gint) (STALL_TIMEOUT_US / G_USEC_PER_SEC));
   }
   while (!eos_on_bus) {
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+    GstMessage *msg = bus_pop_type (bus, 10 * GST_SECOND,
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
     fail_unless (msg != NULL, "%s: no EOS on the bus", p->desc);
     eos_on_bus = pipe_message (p, msg);

@@ -424,7 +424,7 @@ GST_START_TEST (test_bad_properties)
     gst_object_unref (e);
 
     gst_element_set_state (pipe, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+    msg = bus_pop_type (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
     fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
         "%s started with z-near > z-far", name);
     gst_message_parse_error (msg, &err, NULL);
@@ -492,7 +492,7 @@ GST_START_TEST (test_bad_camera_file)
       GError *err = NULL;
 
       gst_element_set_state (pipe, GST_STATE_PLAYING);
-      msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+      msg = bus_pop_type (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
       fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
           "%s started with camera file %s", element_names[i], files[f]);
       gst_message_parse_error (msg, &err, NULL);

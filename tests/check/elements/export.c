@@ -68,7 +68,7 @@ run_to_end (GstElement * pipe)
   GstMessage *msg;
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  msg = bus_pop_type (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   gst_object_unref (bus);
   fail_unless (msg != NULL, "neither EOS nor an error within 60 s");
   return msg;
@@ -312,7 +312,7 @@ GST_START_TEST (test_location_while_running)
     fail_unless_equals_string (now, path);
     fail_if (append, "%s: append changed while PAUSED", names[i]);
     /* one warning each (cuda* without a GPU also warn that they fall back) */
-    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING)) != NULL) {
+    while ((msg = bus_pop_type (bus, 0, GST_MESSAGE_WARNING)) != NULL) {
       GError *err = NULL;
       gst_message_parse_warning (msg, &err, NULL);
       GST_INFO ("%s: %s", names[i], err->message);

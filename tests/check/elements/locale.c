@@ -149,7 +149,7 @@ GST_START_TEST (test_export)
 
     fail_unless (pipe != NULL, "%s", desc);
     gst_element_set_state (pipe, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    msg = bus_pop_type (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
     fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s did not reach EOS", elements[i][0]);
     gst_message_unref (msg);
     gst_element_set_state (pipe, GST_STATE_NULL);

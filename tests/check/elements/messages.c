@@ -54,7 +54,7 @@ pull_all (GstElement * pipe, const gchar * name, GPtrArray * into)
     g_ptr_array_add (into, s);
   if (!gst_app_sink_is_eos (GST_APP_SINK (sink))) {
     GstBus *bus = gst_element_get_bus (pipe);
-    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    GstMessage *m = bus_pop_type (bus, 0, GST_MESSAGE_ERROR);
     GError *error = NULL;
 
     if (m != NULL)

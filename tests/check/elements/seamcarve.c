@@ -1921,7 +1921,7 @@ GST_START_TEST (test_invalid_input)
       gst_object_unref (e);
       bus = gst_element_get_bus (p);
       gst_element_set_state (p, GST_STATE_PLAYING);
-      msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      msg = bus_pop_type (bus, 20 * GST_SECOND,
           GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
       fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
           "%s: no error", desc);

@@ -448,7 +448,7 @@ GST_START_TEST (test_template_larger_than_search)
 
   fail_unless (pipe != NULL);
   gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+  msg = bus_pop_type (bus, 10 * GST_SECOND,
       GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
       "%s started with template-size > search-size", name);
@@ -512,7 +512,7 @@ GST_START_TEST (test_points_per_window_too_many)
   GError *err = NULL;
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+  msg = bus_pop_type (bus, 10 * GST_SECOND,
       GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
       "%s started with 17 points in 4x4 windows", name);
