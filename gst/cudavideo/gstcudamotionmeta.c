@@ -188,6 +188,23 @@ scale_records (const GstCudaVideoMotionMeta * meta, gdouble sx, gdouble sy)
   return g_bytes_new_take (out, size);
 }
 
+/* Whether @buffer already carries a meta with @meta's results: the same
+ * kind from the same element for the same frame. */
+static gboolean
+has_same_results (GstBuffer * buffer, const GstCudaVideoMotionMeta * meta)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+
+  while ((m = gst_buffer_iterate_meta_filtered (buffer, &state, GST_CUDA_VIDEO_MOTION_META_API_TYPE)) != NULL) {
+    const GstCudaVideoMotionMeta *other = (const GstCudaVideoMotionMeta *) m;
+    if (other != meta && other->kind == meta->kind && other->frame == meta->frame
+        && g_strcmp0 (other->source, meta->source) == 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
 static gboolean
 motion_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer, GQuark type, gpointer data)
 {
@@ -200,6 +217,10 @@ motion_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer, GQu
     /* a part of the buffer's memory is not the frame the records describe */
     if (copy->region)
       return FALSE;
+    /* GStreamer 1.20's videoscale scales the meta onto the output and then
+     * lets the base class copy it too: the scaled one stands */
+    if (has_same_results (dest, src))
+      return TRUE;
     records = g_bytes_ref (src->records);
   } else if (GST_VIDEO_META_TRANSFORM_IS_SCALE (type)) {
     GstVideoMetaTransform *trans = data;
