@@ -40,15 +40,17 @@ require_elements(Gst, "videotestsrc", "appsink", *(["cudaupload", "cudaipcsink",
                  why="unixfd and cudaipc need GStreamer >= 1.24; GST_PLUGIN_PATH?")
 launch, env = launch_env()
 
-# unixfdsink waits for the reader (wait-for-connection): every frame
-# arrives.  cudaipcsink serves whoever is connected: a live source gives the
-# reader time to connect, and the frames it sees (at least FRAMES) are
-# compared.
+# unixfdsink waits for the reader (wait-for-connection, GStreamer 1.26 and
+# later): every frame arrives.  cudaipcsink, and 1.24's unixfdsink, serve
+# whoever is connected: a live source gives the reader time to connect, and
+# the frames it sees (at least FRAMES) are compared.
+waits = not cuda and Gst.ElementFactory.make("unixfdsink").find_property("wait-for-connection") is not None
+live = not waits
 FRAMES = 12
-SENT = 60 if cuda else FRAMES
+SENT = FRAMES if waits else 60
 tmp = tempfile.mkdtemp(prefix="gcv-ipc-")
 socket, blocks_json, points_json = (os.path.join(tmp, n) for n in ("socket", "blocks.jsonl", "points.jsonl"))
-source = (f"videotestsrc pattern=ball num-buffers={SENT} is-live={'true' if cuda else 'false'} "
+source = (f"videotestsrc pattern=ball num-buffers={SENT} is-live={'true' if live else 'false'} "
           "! video/x-raw,format=I420,width=160,height=120,framerate=30/1")
 if cuda:
     producer = (f"{source} ! cudaupload ! cudamotionest fallback=false ipc-meta=true subpel=quarter "
@@ -58,7 +60,7 @@ if cuda:
 else:
     ipc = " ipc-meta=true" if packed else ""
     producer = (f"{source} ! cpumotionest subpel=quarter location={blocks_json}{ipc} ! cpuvcm "
-                f"location={points_json}{ipc} ! unixfdsink wait-for-connection=true socket-path={socket}")
+                f"location={points_json}{ipc} ! unixfdsink{' wait-for-connection=true' if waits else ''} socket-path={socket}")
     consumer = f"unixfdsrc socket-path={socket} ! appsink name=sink sync=false"
 
 proc = subprocess.Popen([launch, "-q"] + producer.split(), env=env, stdout=subprocess.PIPE,
@@ -109,7 +111,7 @@ with open(blocks_json) as f:
     blocks_ref = {j["frame"]: j for j in map(json.loads, f)}
 with open(points_json) as f:
     points_ref = {j["frame"]: j for j in map(json.loads, f)}
-if len(received) < FRAMES or (not cuda and len(received) != FRAMES):
+if len(received) < FRAMES or (waits and len(received) != FRAMES):
     failures.append(f"{len(received)} frames received of {SENT} sent")
 BLOCKS, POINTS = GstCudaVideo.MotionKind.BLOCKS, GstCudaVideo.MotionKind.POINTS
 for buf, metas in received:
