@@ -45,12 +45,11 @@ launch, env = launch_env()
 # whoever is connected: a live source gives the reader time to connect, and
 # the frames it sees (at least FRAMES) are compared.
 waits = not cuda and Gst.ElementFactory.make("unixfdsink").find_property("wait-for-connection") is not None
-live = not waits
 FRAMES = 12
 SENT = FRAMES if waits else 60
 tmp = tempfile.mkdtemp(prefix="gcv-ipc-")
 socket, blocks_json, points_json = (os.path.join(tmp, n) for n in ("socket", "blocks.jsonl", "points.jsonl"))
-source = (f"videotestsrc pattern=ball num-buffers={SENT} is-live={'true' if live else 'false'} "
+source = (f"videotestsrc pattern=ball num-buffers={SENT} is-live={'false' if waits else 'true'} "
           "! video/x-raw,format=I420,width=160,height=120,framerate=30/1")
 if cuda:
     producer = (f"{source} ! cudaupload ! cudamotionest fallback=false ipc-meta=true subpel=quarter "
